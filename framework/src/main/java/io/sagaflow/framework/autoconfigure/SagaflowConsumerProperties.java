@@ -1,0 +1,62 @@
+package io.sagaflow.framework.autoconfigure;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** {@code sagaflow.consumer.*}: retries, checkpointing and the retention of processed-event records. */
+@ConfigurationProperties("sagaflow.consumer")
+public class SagaflowConsumerProperties {
+
+    /** Attempts per message before it is logged and counted as failed. */
+    private int maxAttempts = 10;
+
+    private Duration initialBackoff = Duration.ofMillis(50);
+
+    /** How often shard positions are written. */
+    private Duration checkpointInterval = Duration.ofSeconds(1);
+
+    /** How long (consumer, event id) records are kept; must exceed the shared topic's TTL. */
+    private Duration processedRetention = Duration.ofHours(24);
+
+    private Duration pruneInterval = Duration.ofMinutes(5);
+
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    public void setMaxAttempts(int maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getInitialBackoff() {
+        return initialBackoff;
+    }
+
+    public void setInitialBackoff(Duration initialBackoff) {
+        this.initialBackoff = initialBackoff;
+    }
+
+    public Duration getCheckpointInterval() {
+        return checkpointInterval;
+    }
+
+    public void setCheckpointInterval(Duration checkpointInterval) {
+        this.checkpointInterval = checkpointInterval;
+    }
+
+    public Duration getProcessedRetention() {
+        return processedRetention;
+    }
+
+    public void setProcessedRetention(Duration processedRetention) {
+        this.processedRetention = processedRetention;
+    }
+
+    public Duration getPruneInterval() {
+        return pruneInterval;
+    }
+
+    public void setPruneInterval(Duration pruneInterval) {
+        this.pruneInterval = pruneInterval;
+    }
+}

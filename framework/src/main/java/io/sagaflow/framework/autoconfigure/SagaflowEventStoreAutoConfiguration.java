@@ -1,0 +1,203 @@
+package io.sagaflow.framework.autoconfigure;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.consumer.IdempotentConsumer;
+import io.sagaflow.framework.consumer.JdbcCheckpointStore;
+import io.sagaflow.framework.eventstore.AppendInterceptor;
+import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.eventstore.JdbcEventStore;
+import io.sagaflow.framework.eventstore.SnapshotStore;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.hazelcast.ServiceCluster;
+import io.sagaflow.framework.lease.LeaseTable;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.outbox.OutboxRelay;
+import io.sagaflow.framework.outbox.OutboxSignal;
+import io.sagaflow.framework.outbox.OutboxWriter;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The event store, outbox and idempotent consumers on the service's PostgreSQL, plus the framework's schema (added to
+ * Flyway's locations, versions 1.0.x; services number theirs from 2).
+ */
+@AutoConfiguration(
+        after = {
+            DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class,
+            SagaflowHazelcastAutoConfiguration.class
+        })
+@EnableConfigurationProperties({SagaflowOutboxProperties.class, SagaflowConsumerProperties.class})
+public class SagaflowEventStoreAutoConfiguration {
+
+    /** Where the framework's migrations live on the classpath. */
+    public static final String FRAMEWORK_MIGRATIONS = "classpath:db/framework";
+
+    @Bean
+    FlywayConfigurationCustomizer sagaflowFrameworkMigrations() {
+        return configuration -> {
+            var locations = new java.util.ArrayList<>(List.of(configuration.getLocations()));
+            var framework = new org.flywaydb.core.api.Location(FRAMEWORK_MIGRATIONS);
+            if (!locations.contains(framework)) {
+                locations.add(framework);
+            }
+            configuration.locations(locations.toArray(org.flywaydb.core.api.Location[]::new));
+        };
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock sagaflowClock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventTypeRegistry eventTypeRegistry() {
+        return EventTypeRegistry.builder().build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventSerializer eventSerializer(EventTypeRegistry registry, ObjectProvider<JsonMapper> jsonMapper) {
+        return new EventSerializer(registry, jsonMapper.getIfAvailable(JsonMapper::new));
+    }
+
+    @Bean
+    TransactionTemplate sagaflowTransactionTemplate(PlatformTransactionManager transactionManager) {
+        return new TransactionTemplate(transactionManager);
+    }
+
+    @Bean
+    OutboxSignal outboxSignal() {
+        return new OutboxSignal();
+    }
+
+    @Bean
+    OutboxWriter outboxWriter(DataSource dataSource, SagaflowOutboxProperties properties, OutboxSignal signal) {
+        return new OutboxWriter(new JdbcTemplate(dataSource), properties.getBuckets(), signal);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventStore eventStore(
+            DataSource dataSource,
+            TransactionTemplate sagaflowTransactionTemplate,
+            EventSerializer serializer,
+            List<AppendInterceptor> interceptors,
+            Clock clock) {
+        return new JdbcEventStore(
+                new JdbcTemplate(dataSource), sagaflowTransactionTemplate, serializer, interceptors, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    SnapshotStore snapshotStore(DataSource dataSource, EventSerializer serializer) {
+        return new SnapshotStore(new JdbcTemplate(dataSource), serializer);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotentConsumer idempotentConsumer(DataSource dataSource, TransactionTemplate sagaflowTransactionTemplate) {
+        return new IdempotentConsumer(new JdbcTemplate(dataSource), sagaflowTransactionTemplate);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventSubscriber eventSubscriber(
+            ReliableTopicEventBus bus,
+            DataSource dataSource,
+            IdempotentConsumer idempotent,
+            EventSerializer serializer,
+            ObjectProvider<MeterRegistry> meters,
+            SagaflowConsumerProperties properties) {
+        return new EventSubscriber(
+                bus,
+                new JdbcCheckpointStore(new JdbcTemplate(dataSource)),
+                idempotent,
+                serializer,
+                meters.getIfAvailable(SimpleMeterRegistry::new),
+                properties.getMaxAttempts(),
+                properties.getInitialBackoff());
+    }
+
+    @Bean
+    ConsumerHousekeeping consumerHousekeeping(
+            EventSubscriber subscriber, IdempotentConsumer idempotent, SagaflowConsumerProperties properties) {
+        return new ConsumerHousekeeping(subscriber, idempotent, properties);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
+    OutboxRelay outboxRelay(
+            DataSource dataSource,
+            @ServiceCluster HazelcastInstance member,
+            ReliableTopicEventBus bus,
+            OutboxSignal signal,
+            SagaflowOutboxProperties properties,
+            ObjectProvider<MeterRegistry> meters,
+            Clock clock,
+            @Value("${spring.application.name}") String applicationName) {
+        var settings = properties.toSettings();
+        LeaseTable leases =
+                new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, settings.buckets(), settings.leaseTtl(), clock);
+        return new OutboxRelay(
+                new JdbcTemplate(dataSource),
+                leases,
+                member,
+                bus,
+                signal,
+                applicationName,
+                settings,
+                meters.getIfAvailable(SimpleMeterRegistry::new),
+                clock);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
+    SmartLifecycle outboxRelayLifecycle(OutboxRelay relay) {
+        return new SmartLifecycle() {
+            @Override
+            public void start() {
+                relay.start();
+            }
+
+            @Override
+            public void stop() {
+                relay.stop();
+            }
+
+            @Override
+            public boolean isRunning() {
+                return relay.isRunning();
+            }
+
+            @Override
+            public int getPhase() {
+                // Stop before the web server's graceful shutdown ends and long before Hazelcast goes away.
+                return SmartLifecycle.DEFAULT_PHASE - 1024;
+            }
+        };
+    }
+}

@@ -1,0 +1,87 @@
+package io.sagaflow.framework.autoconfigure;
+
+import io.sagaflow.framework.outbox.OutboxSettings;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** {@code sagaflow.outbox.*}: see {@link OutboxSettings} for what each setting does. */
+@ConfigurationProperties("sagaflow.outbox")
+public class SagaflowOutboxProperties {
+
+    private boolean relayEnabled = true;
+    private int buckets = 64;
+    private int batchSize = 256;
+    private Duration pollInterval = Duration.ofMillis(200);
+    private Duration leaseTtl = Duration.ofSeconds(10);
+    private Duration retention = Duration.ofHours(1);
+    private Duration pruneInterval = Duration.ofMinutes(1);
+    private int pruneBatchSize = 10_000;
+
+    OutboxSettings toSettings() {
+        return new OutboxSettings(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize);
+    }
+
+    public boolean isRelayEnabled() {
+        return relayEnabled;
+    }
+
+    public void setRelayEnabled(boolean relayEnabled) {
+        this.relayEnabled = relayEnabled;
+    }
+
+    public int getBuckets() {
+        return buckets;
+    }
+
+    public void setBuckets(int buckets) {
+        this.buckets = buckets;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public Duration getPollInterval() {
+        return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public Duration getLeaseTtl() {
+        return leaseTtl;
+    }
+
+    public void setLeaseTtl(Duration leaseTtl) {
+        this.leaseTtl = leaseTtl;
+    }
+
+    public Duration getRetention() {
+        return retention;
+    }
+
+    public void setRetention(Duration retention) {
+        this.retention = retention;
+    }
+
+    public Duration getPruneInterval() {
+        return pruneInterval;
+    }
+
+    public void setPruneInterval(Duration pruneInterval) {
+        this.pruneInterval = pruneInterval;
+    }
+
+    public int getPruneBatchSize() {
+        return pruneBatchSize;
+    }
+
+    public void setPruneBatchSize(int pruneBatchSize) {
+        this.pruneBatchSize = pruneBatchSize;
+    }
+}

@@ -1,0 +1,119 @@
+package io.sagaflow.framework.consumer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.eventstore.GlobalPosition;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Subscribes a named consumer to the shared topic: each message of a type the service registered is deserialised
+ * (and upcast), then handled through the {@link IdempotentConsumer}. A failing handler is retried with backoff; after
+ * {@code maxAttempts} the message is logged and counted as failed so one poison message cannot stall its shard.
+ * Types the service did not register are skipped.
+ */
+public final class EventSubscriber {
+
+    private static final Logger log = LoggerFactory.getLogger(EventSubscriber.class);
+
+    private final ReliableTopicEventBus bus;
+    private final JdbcCheckpointStore checkpoints;
+    private final IdempotentConsumer idempotent;
+    private final EventSerializer serializer;
+    private final MeterRegistry meters;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+
+    public EventSubscriber(
+            ReliableTopicEventBus bus,
+            JdbcCheckpointStore checkpoints,
+            IdempotentConsumer idempotent,
+            EventSerializer serializer,
+            MeterRegistry meters,
+            int maxAttempts,
+            Duration initialBackoff) {
+        this.bus = bus;
+        this.checkpoints = checkpoints;
+        this.idempotent = idempotent;
+        this.serializer = serializer;
+        this.meters = meters;
+        this.maxAttempts = maxAttempts;
+        this.initialBackoff = initialBackoff;
+    }
+
+    /** Starts delivering events to {@code handler} as consumer {@code consumer}. */
+    public Subscription subscribe(String consumer, EventHandler handler) {
+        Counter handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
+        Counter duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
+        Counter failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
+        return bus.subscribe(consumer, checkpoints, message -> {
+            if (serializer.registry().find(message.type()).isEmpty()) {
+                return;
+            }
+            Duration backoff = initialBackoff;
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    EventEnvelope<Object> envelope = envelope(message);
+                    boolean applied = idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
+                    (applied ? handled : duplicates).increment();
+                    return;
+                } catch (RuntimeException e) {
+                    if (attempt >= maxAttempts) {
+                        failed.increment();
+                        log.error(
+                                "consumer {} gave up on event {} ({} of {}) after {} attempts",
+                                consumer,
+                                message.eventId(),
+                                message.type(),
+                                message.streamId(),
+                                attempt,
+                                e);
+                        return;
+                    }
+                    log.warn("consumer {} failed on event {}, attempt {}", consumer, message.eventId(), attempt, e);
+                    sleep(backoff);
+                    backoff = backoff.multipliedBy(2);
+                }
+            }
+        });
+    }
+
+    /** Writes the consumers' shard positions; called periodically and at shutdown. */
+    public void flushCheckpoints() {
+        checkpoints.flush();
+    }
+
+    private EventEnvelope<Object> envelope(EventMessage message) {
+        return new EventEnvelope<>(
+                UUID.fromString(message.eventId()),
+                message.streamId(),
+                message.version(),
+                GlobalPosition.START,
+                message.type(),
+                message.schemaVersion(),
+                Instant.EPOCH.plus(message.occurredAtMicros(), ChronoUnit.MICROS),
+                message.correlationId(),
+                message.causationId(),
+                message.traceparent(),
+                message.tracestate(),
+                serializer.deserialize(message.type(), message.schemaVersion(), message.payload()));
+    }
+
+    private static void sleep(Duration backoff) {
+        try {
+            Thread.sleep(backoff);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

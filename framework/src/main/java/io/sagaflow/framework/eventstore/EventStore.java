@@ -1,0 +1,40 @@
+package io.sagaflow.framework.eventstore;
+
+import java.util.List;
+
+/**
+ * Append-only storage of event streams.
+ *
+ * <p>Guarantees: an append is atomic (all its events or none); within a stream versions start at 1 and have no gaps
+ * or duplicates; of two appends racing on the same expected version exactly one succeeds and the other fails with
+ * {@link ConcurrencyConflictException}. {@link #readAll} returns events in a global order that never lets an event
+ * appear behind a position a reader has already passed. Appends join the caller's transaction when there is one, so
+ * a consumer's bookkeeping and the events it appends commit together.
+ */
+public interface EventStore {
+
+    /**
+     * Appends {@code events} to {@code streamId} if the stream is at {@code expected}.
+     *
+     * @throws ConcurrencyConflictException if the stream is not at the expected version
+     */
+    AppendResult append(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata);
+
+    /** The events of {@code streamId} from {@code fromVersion} (inclusive) on, in version order. */
+    List<EventEnvelope<Object>> readStream(String streamId, long fromVersion);
+
+    /** Up to {@code limit} events after {@code after} in global order; empty when the reader is caught up. */
+    List<EventEnvelope<Object>> readAll(GlobalPosition after, int limit);
+
+    /** The stream's current version, 0 if it does not exist. */
+    long currentVersion(String streamId);
+
+    /**
+     * The outcome of an append.
+     *
+     * @param streamId the stream appended to
+     * @param nextExpectedVersion the stream's version after the append, to expect in the next one
+     * @param events the appended events with their envelopes
+     */
+    record AppendResult(String streamId, long nextExpectedVersion, List<EventEnvelope<Object>> events) {}
+}

@@ -1,0 +1,147 @@
+package io.sagaflow.framework.eventstore;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maps stable type names to event records and back, with each type's current schema version and the chain of
+ * {@link Upcaster upcasters} that brings older versions up to it. Type names, not class names, are stored, so
+ * records can be renamed or moved without touching stored events.
+ *
+ * <p>Immutable once built; {@link Builder#build()} checks that every type has an upcaster for every version below
+ * its current one.
+ */
+public final class EventTypeRegistry {
+
+    private final Map<String, EventType> byName;
+    private final Map<Class<?>, EventType> byClass;
+
+    private EventTypeRegistry(Map<String, EventType> byName) {
+        this.byName = Map.copyOf(byName);
+        Map<Class<?>, EventType> classes = new HashMap<>();
+        byName.values().forEach(type -> classes.put(type.javaType(), type));
+        this.byClass = Map.copyOf(classes);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The registration of {@code eventClass}. */
+    public EventType typeOf(Class<?> eventClass) {
+        EventType type = byClass.get(eventClass);
+        if (type == null) {
+            throw new UnknownEventTypeException("no event type registered for " + eventClass.getName());
+        }
+        return type;
+    }
+
+    /** The registration of {@code name}, if any. */
+    public Optional<EventType> find(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /** The registration of {@code name}. */
+    public EventType get(String name) {
+        return find(name).orElseThrow(() -> new UnknownEventTypeException("unknown event type '" + name + "'"));
+    }
+
+    /** A registry with the types of both; a name registered in both must map to the same registration. */
+    public EventTypeRegistry merge(EventTypeRegistry other) {
+        Map<String, EventType> merged = new HashMap<>(byName);
+        other.byName.forEach((name, type) -> {
+            EventType existing = merged.putIfAbsent(name, type);
+            if (existing != null && !existing.equals(type)) {
+                throw new IllegalArgumentException("event type '" + name + "' registered twice, differently");
+            }
+        });
+        return new EventTypeRegistry(merged);
+    }
+
+    /**
+     * One registered type.
+     *
+     * @param name stable name stored with each event
+     * @param javaType the record it deserialises to
+     * @param currentVersion the schema version new events are written with
+     * @param published whether appends of this type also write outbox rows for the shared topic
+     * @param upcasters {@code upcasters.get(n)} upgrades version {@code n} to {@code n + 1}
+     */
+    public record EventType(
+            String name, Class<?> javaType, int currentVersion, boolean published, Map<Integer, Upcaster> upcasters) {}
+
+    /** Collects registrations; {@link #build()} validates them. */
+    public static final class Builder {
+
+        private final Map<String, EventType> types = new HashMap<>();
+        private final Map<String, Map<Integer, Upcaster>> upcasters = new HashMap<>();
+
+        private Builder() {}
+
+        /** Registers a private event (stays inside the service) at schema version 1. */
+        public Builder register(String name, Class<?> javaType) {
+            return register(name, javaType, 1, false);
+        }
+
+        /** Registers an event that is also published to the shared topic through the outbox, at version 1. */
+        public Builder registerPublished(String name, Class<?> javaType) {
+            return register(name, javaType, 1, true);
+        }
+
+        /** Registers {@code javaType} under {@code name} at {@code currentVersion}. */
+        public Builder register(String name, Class<?> javaType, int currentVersion, boolean published) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("event type name is required");
+            }
+            if (currentVersion < 1) {
+                throw new IllegalArgumentException("schema versions start at 1");
+            }
+            if (types.containsKey(name)) {
+                throw new IllegalArgumentException("event type '" + name + "' registered twice");
+            }
+            if (types.values().stream().anyMatch(type -> type.javaType().equals(javaType))) {
+                throw new IllegalArgumentException(javaType.getName() + " registered under two names");
+            }
+            types.put(name, new EventType(name, javaType, currentVersion, published, Map.of()));
+            return this;
+        }
+
+        /** Adds the upcaster of type {@code name} from schema version {@code fromVersion} to the next one. */
+        public Builder upcast(String name, int fromVersion, Upcaster upcaster) {
+            Upcaster previous =
+                    upcasters.computeIfAbsent(name, key -> new HashMap<>()).put(fromVersion, upcaster);
+            if (previous != null) {
+                throw new IllegalArgumentException("two upcasters for " + name + " v" + fromVersion);
+            }
+            return this;
+        }
+
+        public EventTypeRegistry build() {
+            Map<String, EventType> complete = new HashMap<>();
+            upcasters.keySet().stream()
+                    .filter(name -> !types.containsKey(name))
+                    .findAny()
+                    .ifPresent(name -> {
+                        throw new IllegalArgumentException("upcaster for unregistered event type '" + name + "'");
+                    });
+            types.forEach((name, type) -> {
+                Map<Integer, Upcaster> chain = upcasters.getOrDefault(name, Map.of());
+                for (int version = 1; version < type.currentVersion(); version++) {
+                    if (!chain.containsKey(version)) {
+                        throw new IllegalArgumentException("event type '%s' is at v%d but has no upcaster from v%d"
+                                .formatted(name, type.currentVersion(), version));
+                    }
+                }
+                if (chain.keySet().stream().anyMatch(version -> version >= type.currentVersion())) {
+                    throw new IllegalArgumentException("event type '" + name + "' has an upcaster past its version");
+                }
+                complete.put(
+                        name,
+                        new EventType(
+                                name, type.javaType(), type.currentVersion(), type.published(), Map.copyOf(chain)));
+            });
+            return new EventTypeRegistry(complete);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.sagaflow.framework.eventstore;
+
+import io.sagaflow.framework.eventstore.AppendInterceptor.StoredEvent;
+import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@link EventStore} on PostgreSQL (schema {@code db/framework/V1.0.1__event_store.sql}).
+ *
+ * <p>The {@code es_stream} row is the optimistic lock: an append moves its version from the expected one to the new
+ * one with a conditional {@code UPDATE} (or creates it with {@code INSERT … ON CONFLICT DO NOTHING}), so a racing
+ * append blocks on the row, then finds the version moved and fails. Events are inserted only after that check, in
+ * one statement. Global reads use the transaction-id watermark described in ADR 0002.
+ */
+public final class JdbcEventStore implements EventStore {
+
+    private static final String EVENT_COLUMNS = "stream_id, version, global_sequence, transaction_id::text,"
+            + " event_id, type, schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate,"
+            + " payload::text";
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+    private final EventSerializer serializer;
+    private final List<AppendInterceptor> interceptors;
+    private final Clock clock;
+
+    public JdbcEventStore(
+            JdbcTemplate jdbc,
+            TransactionTemplate transactions,
+            EventSerializer serializer,
+            List<AppendInterceptor> interceptors,
+            Clock clock) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.serializer = serializer;
+        this.interceptors = List.copyOf(interceptors);
+        this.clock = clock;
+    }
+
+    @Override
+    public AppendResult append(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("nothing to append to " + streamId);
+        }
+        return transactions.execute(status -> appendInTransaction(streamId, expected, events, metadata));
+    }
+
+    private AppendResult appendInTransaction(
+            String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
+        long count = events.size();
+        long firstVersion = switch (expected) {
+            case ExpectedVersion.Exactly(long version)
+            when version == 0 -> {
+                int created = jdbc.update(
+                        "insert into es_stream (stream_id, version) values (?, ?) on conflict do nothing",
+                        streamId,
+                        count);
+                if (created == 0) {
+                    throw new ConcurrencyConflictException(streamId, 0, currentVersion(streamId));
+                }
+                yield 1;
+            }
+            case ExpectedVersion.Exactly(long version) -> {
+                int moved = jdbc.update(
+                        "update es_stream set version = ?, updated_at = now() where stream_id = ? and version = ?",
+                        version + count,
+                        streamId,
+                        version);
+                if (moved == 0) {
+                    throw new ConcurrencyConflictException(streamId, version, currentVersion(streamId));
+                }
+                yield version + 1;
+            }
+            case ExpectedVersion.Any any -> {
+                Long last = jdbc.queryForObject(
+                        "insert into es_stream (stream_id, version) values (?, ?) on conflict (stream_id)"
+                                + " do update set version = es_stream.version + excluded.version,"
+                                + " updated_at = now() returning version",
+                        Long.class,
+                        streamId,
+                        count);
+                yield last - count + 1;
+            }
+        };
+
+        Instant occurredAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        List<Object> args = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("insert into es_event (stream_id, version, event_id, type,"
+                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload)"
+                + " values ");
+        List<UUID> ids = new ArrayList<>(events.size());
+        List<String> payloads = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            Object event = events.get(i);
+            EventType type = serializer.typeOf(event);
+            UUID eventId = UUID.randomUUID();
+            String payload = serializer.serialize(event);
+            ids.add(eventId);
+            payloads.add(payload);
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)");
+            args.add(streamId);
+            args.add(firstVersion + i);
+            args.add(eventId);
+            args.add(type.name());
+            args.add(type.currentVersion());
+            args.add(Timestamp.from(occurredAt));
+            args.add(metadata.correlationId());
+            args.add(metadata.causationId());
+            args.add(metadata.traceparent());
+            args.add(metadata.tracestate());
+            args.add(payload);
+        }
+        sql.append(" returning version, global_sequence, transaction_id::text");
+        List<GlobalPosition> positions = new ArrayList<>(events.size());
+        jdbc.query(
+                sql.toString(),
+                rs -> {
+                    int index = (int) (rs.getLong(1) - firstVersion);
+                    while (positions.size() <= index) {
+                        positions.add(null);
+                    }
+                    positions.set(index, new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2)));
+                },
+                args.toArray());
+
+        List<EventEnvelope<Object>> envelopes = new ArrayList<>(events.size());
+        List<StoredEvent> stored = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            Object event = events.get(i);
+            EventType type = serializer.typeOf(event);
+            EventEnvelope<Object> envelope = new EventEnvelope<>(
+                    ids.get(i),
+                    streamId,
+                    firstVersion + i,
+                    positions.get(i),
+                    type.name(),
+                    type.currentVersion(),
+                    occurredAt,
+                    metadata.correlationId(),
+                    metadata.causationId(),
+                    metadata.traceparent(),
+                    metadata.tracestate(),
+                    event);
+            envelopes.add(envelope);
+            stored.add(new StoredEvent(envelope, payloads.get(i), type.published()));
+        }
+        for (AppendInterceptor interceptor : interceptors) {
+            interceptor.appended(stored);
+        }
+        return new AppendResult(streamId, firstVersion + count - 1, List.copyOf(envelopes));
+    }
+
+    @Override
+    public List<EventEnvelope<Object>> readStream(String streamId, long fromVersion) {
+        return jdbc.query(
+                "select " + EVENT_COLUMNS + " from es_event where stream_id = ? and version >= ? order by version",
+                this::envelope,
+                streamId,
+                fromVersion);
+    }
+
+    @Override
+    public List<EventEnvelope<Object>> readAll(GlobalPosition after, int limit) {
+        // Only transactions older than the oldest one still running are read: none of those can still commit,
+        // so nothing can later appear before the last position returned (ADR 0002).
+        return jdbc.query(
+                "select " + EVENT_COLUMNS + " from es_event"
+                        + " where (transaction_id, global_sequence) > (?::text::xid8, ?)"
+                        + " and transaction_id < pg_snapshot_xmin(pg_current_snapshot())"
+                        + " order by transaction_id, global_sequence limit ?",
+                this::envelope,
+                Long.toString(after.transactionId()),
+                after.sequence(),
+                limit);
+    }
+
+    @Override
+    public long currentVersion(String streamId) {
+        List<Long> versions =
+                jdbc.queryForList("select version from es_stream where stream_id = ?", Long.class, streamId);
+        return versions.isEmpty() ? 0 : versions.getFirst();
+    }
+
+    private EventEnvelope<Object> envelope(ResultSet rs, int row) throws SQLException {
+        String type = rs.getString(6);
+        int schemaVersion = rs.getInt(7);
+        return new EventEnvelope<>(
+                rs.getObject(5, UUID.class),
+                rs.getString(1),
+                rs.getLong(2),
+                new GlobalPosition(Long.parseLong(rs.getString(4)), rs.getLong(3)),
+                type,
+                schemaVersion,
+                rs.getTimestamp(8).toInstant(),
+                rs.getString(9),
+                rs.getString(10),
+                rs.getString(11),
+                rs.getString(12),
+                serializer.deserialize(type, schemaVersion, rs.getString(13)));
+    }
+}

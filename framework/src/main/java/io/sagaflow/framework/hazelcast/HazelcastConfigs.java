@@ -1,0 +1,155 @@
+package io.sagaflow.framework.hazelcast;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.config.ClientReliableTopicConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.EvictionConfig;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MaxSizePolicy;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.ReliableTopicConfig;
+import com.hazelcast.config.RingbufferConfig;
+import com.hazelcast.topic.TopicOverloadPolicy;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Service;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Shared;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Topic;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/** Builds the Hazelcast configurations from {@link SagaflowHazelcastProperties}; used by the auto-configuration. */
+public final class HazelcastConfigs {
+
+    private HazelcastConfigs() {}
+
+    /** The embedded member of the service's own cluster, with Jet enabled and every map bounded. */
+    public static Config serviceMember(String clusterName, Service service, Map<String, MapLimits> maps) {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setInstanceName(clusterName + "-" + java.util.UUID.randomUUID());
+        commonProperties(config, service.getPartitionCount());
+        config.setProperty(
+                "hazelcast.graceful.shutdown.max.wait",
+                Long.toString(service.getGracefulShutdownTimeout().toSeconds()));
+
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(service.getPort()).setPortAutoIncrement(true).setPortCount(service.getPortCount());
+        bindTo(network, service.getBindInterface());
+        JoinConfig join = network.getJoin();
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getMulticastConfig().setEnabled(false);
+        switch (service.getJoin()) {
+            case TCP -> join.getTcpIpConfig().setEnabled(true).setMembers(service.getMembers());
+            case KUBERNETES ->
+                join.getKubernetesConfig()
+                        .setEnabled(true)
+                        .setProperty("service-dns", service.getKubernetes().getServiceDns())
+                        .setProperty(
+                                "service-port",
+                                Integer.toString(service.getKubernetes().getServicePort()));
+        }
+
+        config.getJetConfig().setEnabled(true).setResourceUploadEnabled(false);
+        if (service.getJetCooperativeThreads() > 0) {
+            config.getJetConfig().setCooperativeThreadCount(service.getJetCooperativeThreads());
+        }
+
+        config.addMapConfig(mapConfig("default", service.getDefaultMap()));
+        config.addMapConfig(mapConfig(HazelcastNames.LEASE_MAPS, new MapLimits(0, Duration.ZERO, 1)));
+        maps.forEach((name, limits) -> config.addMapConfig(mapConfig(name, limits)));
+        service.getProperties().forEach(config::setProperty);
+        return config;
+    }
+
+    /** An in-process member of the shared cluster (local mode), holding the sharded event topic. */
+    public static Config sharedMember(Shared shared, Executor listenerExecutor) {
+        Config config = new Config();
+        config.setClusterName(shared.getClusterName());
+        config.setInstanceName(shared.getClusterName() + "-" + java.util.UUID.randomUUID());
+        commonProperties(config, shared.getPartitionCount());
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(shared.getPort()).setPortAutoIncrement(true).setPortCount(shared.getPortCount());
+        bindTo(network, shared.getBindInterface());
+        JoinConfig join = network.getJoin();
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getMulticastConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(shared.getAddresses());
+        config.getJetConfig().setEnabled(false);
+        config.addMapConfig(mapConfig("default", new MapLimits(1_000, Duration.ZERO, 1)));
+        addTopic(config, shared.getTopic(), listenerExecutor);
+        shared.getProperties().forEach(config::setProperty);
+        return config;
+    }
+
+    /**
+     * The ringbuffers and reliable topics of the event topic's shards, for a shared cluster member. An external shared
+     * cluster needs the same settings (the Helm chart renders them).
+     */
+    public static void addTopic(Config config, Topic topic, Executor listenerExecutor) {
+        String shards = topic.getPrefix() + ".*";
+        config.addRingBufferConfig(new RingbufferConfig(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + shards)
+                .setCapacity(topic.getCapacity())
+                .setTimeToLiveSeconds((int) topic.getTtl().toSeconds())
+                .setBackupCount(1)
+                .setAsyncBackupCount(0));
+        ReliableTopicConfig reliable = new ReliableTopicConfig(shards)
+                .setTopicOverloadPolicy(TopicOverloadPolicy.BLOCK)
+                .setReadBatchSize(64)
+                .setStatisticsEnabled(true);
+        if (listenerExecutor != null) {
+            reliable.setExecutor(listenerExecutor);
+        }
+        config.addReliableTopicConfig(reliable);
+    }
+
+    /** A client of an external shared cluster. */
+    public static ClientConfig sharedClient(Shared shared, Executor listenerExecutor) {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(shared.getClusterName());
+        config.setInstanceName(shared.getClusterName() + "-client-" + java.util.UUID.randomUUID());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.getNetworkConfig().setAddresses(shared.getAddresses()).setSmartRouting(true);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(-1);
+        ClientReliableTopicConfig reliable = new ClientReliableTopicConfig(
+                        shared.getTopic().getPrefix() + ".*")
+                .setTopicOverloadPolicy(TopicOverloadPolicy.BLOCK)
+                .setReadBatchSize(64);
+        if (listenerExecutor != null) {
+            reliable.setExecutor(listenerExecutor);
+        }
+        config.addReliableTopicConfig(reliable);
+        return config;
+    }
+
+    private static void commonProperties(Config config, int partitionCount) {
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.partition.count", Integer.toString(partitionCount));
+    }
+
+    private static void bindTo(NetworkConfig network, String bindInterface) {
+        if (bindInterface != null && !bindInterface.isBlank()) {
+            network.getInterfaces().setEnabled(true).addInterface(bindInterface);
+            network.setPublicAddress(null);
+        }
+    }
+
+    private static MapConfig mapConfig(String name, MapLimits limits) {
+        MapConfig map = new MapConfig(name).setBackupCount(limits.backupCount());
+        if (limits.maxEntriesPerMember() > 0) {
+            map.setEvictionConfig(new EvictionConfig()
+                    .setEvictionPolicy(EvictionPolicy.LRU)
+                    .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                    .setSize(limits.maxEntriesPerMember()));
+        }
+        if (!limits.timeToLive().isZero()) {
+            map.setTimeToLiveSeconds((int) limits.timeToLive().toSeconds());
+        }
+        return map;
+    }
+}

@@ -1,0 +1,19 @@
+package io.sagaflow.framework.hazelcast;
+
+/** Names of the framework's Hazelcast structures, in one place. */
+public final class HazelcastNames {
+
+    /** Leases on the outbox buckets, in each per-service cluster. Bounded: one entry per bucket. */
+    public static final String OUTBOX_LEASES = "sagaflow.leases.outbox";
+
+    /** Prefix of every lease map; such maps never evict (their key space is fixed). */
+    public static final String LEASE_MAPS = "sagaflow.leases.*";
+
+    /** Default prefix of the shared topic's shards ({@code sagaflow.events.0} …). */
+    public static final String EVENT_TOPIC_PREFIX = "sagaflow.events";
+
+    /** Prefix Hazelcast gives the ringbuffer behind a reliable topic. */
+    public static final String RELIABLE_TOPIC_RINGBUFFER_PREFIX = "_hz_rb_";
+
+    private HazelcastNames() {}
+}

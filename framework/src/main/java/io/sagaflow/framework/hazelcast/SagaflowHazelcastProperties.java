@@ -1,0 +1,362 @@
+package io.sagaflow.framework.hazelcast;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code sagaflow.hazelcast.*}: the service's embedded member and its connection to the shared cluster.
+ *
+ * <p>Every map is bounded: {@link #getMaps()} sizes named maps (wildcards allowed), and any other map falls under
+ * {@link Service#getDefaultMap()}, which evicts.
+ */
+@ConfigurationProperties("sagaflow.hazelcast")
+public class SagaflowHazelcastProperties {
+
+    private final Service service = new Service();
+    private final Shared shared = new Shared();
+    private final Map<String, MapLimits> maps = new LinkedHashMap<>();
+
+    public Service getService() {
+        return service;
+    }
+
+    public Shared getShared() {
+        return shared;
+    }
+
+    public Map<String, MapLimits> getMaps() {
+        return maps;
+    }
+
+    /** How members find each other. */
+    public enum Join {
+        /** A fixed member list: local runs and tests. */
+        TCP,
+        /** Kubernetes DNS lookup of a headless service. */
+        KUBERNETES
+    }
+
+    /** The per-service cluster member embedded in every replica. */
+    public static class Service {
+
+        /** Cluster name; defaults to {@code spring.application.name}. */
+        private String clusterName;
+
+        private Join join = Join.TCP;
+        private int port = 5701;
+        private int portCount = 20;
+
+        /** Interface to bind to, e.g. 127.0.0.1; empty for all. */
+        private String bindInterface = "";
+
+        /** Members to try with TCP join, e.g. {@code 127.0.0.1:5701-5720}. */
+        private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
+
+        private final Kubernetes kubernetes = new Kubernetes();
+
+        private int partitionCount = 271;
+
+        /** Jet cooperative threads; 0 means one per core. */
+        private int jetCooperativeThreads = 0;
+
+        /** The limits of any map without its own entry in {@code sagaflow.hazelcast.maps}. */
+        private MapLimits defaultMap = new MapLimits(10_000, Duration.ZERO, 1);
+
+        private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+
+        /** Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. */
+        private Map<String, String> properties = new LinkedHashMap<>();
+
+        public Map<String, String> getProperties() {
+            return properties;
+        }
+
+        public void setProperties(Map<String, String> properties) {
+            this.properties = properties;
+        }
+
+        public String getClusterName() {
+            return clusterName;
+        }
+
+        public void setClusterName(String clusterName) {
+            this.clusterName = clusterName;
+        }
+
+        public Join getJoin() {
+            return join;
+        }
+
+        public void setJoin(Join join) {
+            this.join = join;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public int getPortCount() {
+            return portCount;
+        }
+
+        public void setPortCount(int portCount) {
+            this.portCount = portCount;
+        }
+
+        public String getBindInterface() {
+            return bindInterface;
+        }
+
+        public void setBindInterface(String bindInterface) {
+            this.bindInterface = bindInterface;
+        }
+
+        public List<String> getMembers() {
+            return members;
+        }
+
+        public void setMembers(List<String> members) {
+            this.members = members;
+        }
+
+        public Kubernetes getKubernetes() {
+            return kubernetes;
+        }
+
+        public int getPartitionCount() {
+            return partitionCount;
+        }
+
+        public void setPartitionCount(int partitionCount) {
+            this.partitionCount = partitionCount;
+        }
+
+        public int getJetCooperativeThreads() {
+            return jetCooperativeThreads;
+        }
+
+        public void setJetCooperativeThreads(int jetCooperativeThreads) {
+            this.jetCooperativeThreads = jetCooperativeThreads;
+        }
+
+        public MapLimits getDefaultMap() {
+            return defaultMap;
+        }
+
+        public void setDefaultMap(MapLimits defaultMap) {
+            this.defaultMap = defaultMap;
+        }
+
+        public Duration getGracefulShutdownTimeout() {
+            return gracefulShutdownTimeout;
+        }
+
+        public void setGracefulShutdownTimeout(Duration gracefulShutdownTimeout) {
+            this.gracefulShutdownTimeout = gracefulShutdownTimeout;
+        }
+    }
+
+    /** Kubernetes DNS discovery of a headless service. */
+    public static class Kubernetes {
+
+        /** e.g. {@code order-service-hz.sagaflow.svc.cluster.local}. */
+        private String serviceDns = "";
+
+        private int servicePort = 5701;
+
+        public String getServiceDns() {
+            return serviceDns;
+        }
+
+        public void setServiceDns(String serviceDns) {
+            this.serviceDns = serviceDns;
+        }
+
+        public int getServicePort() {
+            return servicePort;
+        }
+
+        public void setServicePort(int servicePort) {
+            this.servicePort = servicePort;
+        }
+    }
+
+    /** The shared cluster that carries events between services. */
+    public static class Shared {
+
+        /** Where the shared cluster lives. */
+        public enum Mode {
+            /** A member runs in this JVM and joins the other services' (laptop, tests). */
+            EMBEDDED,
+            /** A client connects to an external cluster (Kubernetes). */
+            CLIENT
+        }
+
+        private Mode mode = Mode.EMBEDDED;
+        private String clusterName = "sagaflow-shared";
+
+        /** Client mode: addresses of the shared cluster; embedded mode: its member list. */
+        private List<String> addresses = new ArrayList<>(List.of("127.0.0.1:5801-5810"));
+
+        /** Embedded mode: the port the in-process member listens on (auto-incremented). */
+        private int port = 5801;
+
+        private int portCount = 10;
+        private String bindInterface = "";
+        private int partitionCount = 271;
+        private final Topic topic = new Topic();
+
+        /** Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. */
+        private Map<String, String> properties = new LinkedHashMap<>();
+
+        public Map<String, String> getProperties() {
+            return properties;
+        }
+
+        public void setProperties(Map<String, String> properties) {
+            this.properties = properties;
+        }
+
+        public Mode getMode() {
+            return mode;
+        }
+
+        public void setMode(Mode mode) {
+            this.mode = mode;
+        }
+
+        public String getClusterName() {
+            return clusterName;
+        }
+
+        public void setClusterName(String clusterName) {
+            this.clusterName = clusterName;
+        }
+
+        public List<String> getAddresses() {
+            return addresses;
+        }
+
+        public void setAddresses(List<String> addresses) {
+            this.addresses = addresses;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public int getPortCount() {
+            return portCount;
+        }
+
+        public void setPortCount(int portCount) {
+            this.portCount = portCount;
+        }
+
+        public String getBindInterface() {
+            return bindInterface;
+        }
+
+        public void setBindInterface(String bindInterface) {
+            this.bindInterface = bindInterface;
+        }
+
+        public int getPartitionCount() {
+            return partitionCount;
+        }
+
+        public void setPartitionCount(int partitionCount) {
+            this.partitionCount = partitionCount;
+        }
+
+        public Topic getTopic() {
+            return topic;
+        }
+    }
+
+    /** The sharded reliable topic events travel on. */
+    public static class Topic {
+
+        private String prefix = HazelcastNames.EVENT_TOPIC_PREFIX;
+        private int shards = 8;
+
+        /** Messages each shard's ringbuffer holds. */
+        private int capacity = 10_000;
+
+        /** How long a message is kept, hence the longest consumer outage survived without loss. */
+        private Duration ttl = Duration.ofMinutes(30);
+
+        private int listenerThreads = 8;
+        private Duration publishTimeout = Duration.ofSeconds(30);
+
+        public String getPrefix() {
+            return prefix;
+        }
+
+        public void setPrefix(String prefix) {
+            this.prefix = prefix;
+        }
+
+        public int getShards() {
+            return shards;
+        }
+
+        public void setShards(int shards) {
+            this.shards = shards;
+        }
+
+        public int getCapacity() {
+            return capacity;
+        }
+
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public int getListenerThreads() {
+            return listenerThreads;
+        }
+
+        public void setListenerThreads(int listenerThreads) {
+            this.listenerThreads = listenerThreads;
+        }
+
+        public Duration getPublishTimeout() {
+            return publishTimeout;
+        }
+
+        public void setPublishTimeout(Duration publishTimeout) {
+            this.publishTimeout = publishTimeout;
+        }
+    }
+
+    /**
+     * Bounds of one map (or a wildcard family of maps).
+     *
+     * @param maxEntriesPerMember LRU eviction beyond this many entries per member; 0 for no eviction (only for maps
+     *     whose key space is bounded by construction, such as leases)
+     * @param timeToLive entries expire this long after their last write; zero for never
+     * @param backupCount synchronous backups
+     */
+    public record MapLimits(int maxEntriesPerMember, Duration timeToLive, int backupCount) {}
+}

@@ -1,0 +1,138 @@
+package io.sagaflow.framework.lease;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Shares {@code slots} numbered slots fairly among the members of one Hazelcast cluster. Each member calls
+ * {@link #rebalance()} periodically: it renews its leases, gives up those above its fair share (so a member that
+ * joins gets work), and claims free ones up to its fair share: free meaning never held, expired, or held by a member
+ * that has left the cluster. Every change is a {@link LeaseProcessor} compare-and-set, so two members never hold the
+ * same slot at once in normal operation.
+ *
+ * <p>Not thread-safe: one thread per member drives it.
+ */
+public final class LeaseTable {
+
+    private final HazelcastInstance member;
+    private final IMap<Integer, Lease> leases;
+    private final int slots;
+    private final Duration ttl;
+    private final Clock clock;
+    private final UUID self;
+    private Set<Integer> held = Set.of();
+    private long validUntilMillis;
+
+    /**
+     * @param member this service's cluster member
+     * @param mapName the map holding the leases (bounded: one entry per slot)
+     * @param slots how many slots there are
+     * @param ttl how long a lease lasts without renewal; renew at least every third of it
+     */
+    public LeaseTable(HazelcastInstance member, String mapName, int slots, Duration ttl, Clock clock) {
+        this.member = member;
+        this.leases = member.getMap(mapName);
+        this.slots = slots;
+        this.ttl = ttl;
+        this.clock = clock;
+        this.self = member.getCluster().getLocalMember().getUuid();
+    }
+
+    /** Renews, releases and claims so this member holds its fair share; returns the slots it holds now. */
+    public Set<Integer> rebalance() {
+        long started = clock.millis();
+        Set<UUID> live =
+                member.getCluster().getMembers().stream().map(Member::getUuid).collect(Collectors.toUnmodifiableSet());
+        int fairShare = (slots + live.size() - 1) / live.size();
+
+        Set<Integer> all = IntStream.range(0, slots).boxed().collect(Collectors.toSet());
+        Map<Integer, Lease> current = leases.getAll(all);
+        TreeSet<Integer> mine = new TreeSet<>();
+        List<Integer> claimable = new ArrayList<>();
+        for (int slot = 0; slot < slots; slot++) {
+            Lease lease = current.get(slot);
+            if (lease != null && lease.owner().equals(self)) {
+                mine.add(slot);
+            } else if (lease == null || lease.expiresAtMillis() <= started || !live.contains(lease.owner())) {
+                claimable.add(slot);
+            }
+        }
+
+        Set<Integer> surplus = new HashSet<>();
+        while (mine.size() - surplus.size() > fairShare) {
+            surplus.add(mine.descendingSet().stream()
+                    .filter(s -> !surplus.contains(s))
+                    .findFirst()
+                    .orElseThrow());
+        }
+        if (!surplus.isEmpty()) {
+            leases.executeOnKeys(surplus, processor(LeaseProcessor.Operation.RELEASE, live));
+            mine.removeAll(surplus);
+        }
+
+        Set<Integer> nowHeld = new TreeSet<>();
+        if (!mine.isEmpty()) {
+            leases.executeOnKeys(mine, processor(LeaseProcessor.Operation.RENEW, live))
+                    .forEach((slot, lease) -> addIfOurs(nowHeld, slot, lease));
+        }
+        int wanted = fairShare - nowHeld.size();
+        if (wanted > 0 && !claimable.isEmpty()) {
+            // Start at a member-specific offset so members joining together do not all race for the same slots.
+            Collections.rotate(claimable, Math.floorMod(self.hashCode(), claimable.size()));
+            Set<Integer> candidates = new HashSet<>(claimable.subList(0, Math.min(wanted, claimable.size())));
+            leases.executeOnKeys(candidates, processor(LeaseProcessor.Operation.CLAIM, live))
+                    .forEach((slot, lease) -> addIfOurs(nowHeld, slot, lease));
+        }
+        held = Collections.unmodifiableSet(nowHeld);
+        validUntilMillis = started + ttl.toMillis() * 2 / 3;
+        return held;
+    }
+
+    /** The slots held after the last {@link #rebalance()}, or none if that is too long ago to trust. */
+    public Set<Integer> held() {
+        return clock.millis() < validUntilMillis ? held : Set.of();
+    }
+
+    /** Whether the leases should be renewed now (a third of the TTL has passed since the last rebalance). */
+    public boolean dueForRenewal() {
+        return clock.millis() >= validUntilMillis - ttl.toMillis() / 3;
+    }
+
+    /** Gives up every slot this member holds: on orderly shutdown, so others take over at once. */
+    public void releaseAll() {
+        Set<Integer> mine = held;
+        held = Set.of();
+        validUntilMillis = 0;
+        if (!mine.isEmpty() && member.getLifecycleService().isRunning()) {
+            leases.executeOnKeys(mine, processor(LeaseProcessor.Operation.RELEASE, Set.of()));
+        }
+    }
+
+    /** The holder of every slot, for operators and tests. */
+    public Map<Integer, Lease> snapshot() {
+        return leases.getAll(IntStream.range(0, slots).boxed().collect(Collectors.toSet()));
+    }
+
+    private LeaseProcessor processor(LeaseProcessor.Operation operation, Set<UUID> live) {
+        return new LeaseProcessor(operation, self, ttl.toMillis(), Set.copyOf(live));
+    }
+
+    private void addIfOurs(Set<Integer> into, Integer slot, Lease lease) {
+        if (lease != null && lease.owner().equals(self)) {
+            into.add(slot);
+        }
+    }
+}

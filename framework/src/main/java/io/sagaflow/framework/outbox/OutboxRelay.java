@@ -1,0 +1,268 @@
+package io.sagaflow.framework.outbox;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.sagaflow.framework.lease.LeaseTable;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.EventPublisher;
+import java.sql.Array;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Publishes outbox rows to the shared topic. One relay runs in every replica; the replicas of a service share the
+ * outbox buckets through a {@link LeaseTable} on their per-service cluster, and each relay publishes only the rows of
+ * the buckets it holds, oldest first, marking them published after the publisher confirmed them. Hence:
+ *
+ * <ul>
+ *   <li>at least once: a row is marked only after it was published; a relay that dies between the two leaves it
+ *       pending, and whoever takes the bucket over publishes it again;
+ *   <li>no duplicates in normal operation: a bucket has one holder at a time, changed by compare-and-set;
+ *   <li>per-stream order: a stream's rows are all in one bucket and published in id order.
+ * </ul>
+ *
+ * Published rows are deleted once older than the retention. See ADR 0003.
+ */
+public final class OutboxRelay {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+    private final JdbcTemplate jdbc;
+    private final LeaseTable leases;
+    private final HazelcastInstance member;
+    private final EventPublisher publisher;
+    private final OutboxSignal signal;
+    private final String source;
+    private final OutboxSettings settings;
+    private final Clock clock;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean membershipChanged = new AtomicBoolean(true);
+    private final AtomicLong backlog = new AtomicLong();
+    private final Counter publishedCount;
+    private final Timer lag;
+    private volatile Thread thread;
+    private UUID membershipRegistration;
+    private Instant nextPrune = Instant.EPOCH;
+
+    public OutboxRelay(
+            JdbcTemplate jdbc,
+            LeaseTable leases,
+            HazelcastInstance member,
+            EventPublisher publisher,
+            OutboxSignal signal,
+            String source,
+            OutboxSettings settings,
+            MeterRegistry meters,
+            Clock clock) {
+        this.jdbc = jdbc;
+        this.leases = leases;
+        this.member = member;
+        this.publisher = publisher;
+        this.signal = signal;
+        this.source = source;
+        this.settings = settings;
+        this.clock = clock;
+        this.publishedCount = meters.counter("sagaflow.outbox.published");
+        this.lag = Timer.builder("sagaflow.outbox.lag")
+                .description("Time from an event's append to its publication on the shared topic")
+                .publishPercentileHistogram()
+                .register(meters);
+        Gauge.builder("sagaflow.outbox.backlog", backlog, AtomicLong::get)
+                .description("Outbox rows waiting to be published, as last counted")
+                .register(meters);
+    }
+
+    /** Starts the relay thread. */
+    public synchronized void start() {
+        if (running.compareAndSet(false, true)) {
+            membershipRegistration = member.getCluster().addMembershipListener(new MembershipListener() {
+                @Override
+                public void memberAdded(MembershipEvent event) {
+                    membershipChanged.set(true);
+                    signal.signal();
+                }
+
+                @Override
+                public void memberRemoved(MembershipEvent event) {
+                    membershipChanged.set(true);
+                    signal.signal();
+                }
+            });
+            thread = Thread.ofPlatform().name("outbox-relay").daemon().start(this::run);
+        }
+    }
+
+    /** Stops after the batch in flight, then hands the buckets back so other replicas take over at once. */
+    public synchronized void stop() {
+        if (running.compareAndSet(true, false)) {
+            signal.signal();
+            Thread relay = thread;
+            try {
+                relay.join(settings.pollInterval().toMillis() + 10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                if (member.getLifecycleService().isRunning()) {
+                    member.getCluster().removeMembershipListener(membershipRegistration);
+                    leases.releaseAll();
+                }
+            } catch (RuntimeException e) {
+                log.warn("could not hand back outbox buckets", e);
+            }
+        }
+    }
+
+    public boolean isRunning() {
+        return running.get();
+    }
+
+    private void run() {
+        while (running.get()) {
+            try {
+                if (membershipChanged.getAndSet(false) || leases.dueForRenewal()) {
+                    leases.rebalance();
+                    backlog.set(countPending());
+                }
+                int published = publishOnce();
+                pruneIfDue();
+                if (published < settings.batchSize()) {
+                    signal.await(settings.pollInterval());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (running.get()) {
+                    log.warn("outbox relay failed; retrying", e);
+                    sleepQuietly(settings.pollInterval());
+                }
+            }
+        }
+    }
+
+    /**
+     * Publishes one batch of the pending rows in the buckets this replica holds.
+     *
+     * @return how many rows were published
+     */
+    int publishOnce() {
+        Set<Integer> buckets = leases.held();
+        if (buckets.isEmpty()) {
+            return 0;
+        }
+        List<Row> rows = pending(buckets);
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        publisher.publish(rows.stream().map(Row::message).toList());
+        Long[] ids = rows.stream().map(Row::id).toArray(Long[]::new);
+        jdbc.update("update outbox set published_at = now() where id = any(?)", ps -> {
+            Array array = ps.getConnection().createArrayOf("bigint", ids);
+            ps.setArray(1, array);
+        });
+        Instant now = clock.instant();
+        for (Row row : rows) {
+            lag.record(Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now));
+        }
+        publishedCount.increment(rows.size());
+        return rows.size();
+    }
+
+    private List<Row> pending(Set<Integer> buckets) {
+        Integer[] held = buckets.toArray(Integer[]::new);
+        return jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held));
+    }
+
+    private List<Row> query(Connection connection, Integer[] buckets) throws java.sql.SQLException {
+        List<Row> rows = new ArrayList<>(settings.batchSize());
+        try (var ps = connection.prepareStatement("select id, event_id::text, stream_id, stream_version, type,"
+                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload"
+                + " from outbox where published_at is null and bucket = any(?) order by id limit ?")) {
+            ps.setArray(1, connection.createArrayOf("integer", buckets));
+            ps.setInt(2, settings.batchSize());
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Instant occurredAt = rs.getTimestamp(7).toInstant();
+                    rows.add(new Row(
+                            rs.getLong(1),
+                            new EventMessage(
+                                    rs.getString(2),
+                                    source,
+                                    rs.getString(3),
+                                    rs.getLong(4),
+                                    rs.getString(5),
+                                    rs.getInt(6),
+                                    ChronoUnit.MICROS.between(Instant.EPOCH, occurredAt),
+                                    rs.getString(8),
+                                    rs.getString(9),
+                                    rs.getString(10),
+                                    rs.getString(11),
+                                    rs.getString(12))));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private long countPending() {
+        Long count = jdbc.queryForObject("select count(*) from outbox where published_at is null", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    private void pruneIfDue() {
+        Instant now = clock.instant();
+        if (now.isBefore(nextPrune)) {
+            return;
+        }
+        nextPrune = now.plus(settings.pruneInterval());
+        int deleted = prune();
+        if (deleted > 0) {
+            log.debug("pruned {} published outbox rows", deleted);
+        }
+    }
+
+    /** Deletes published rows older than the retention; returns how many. */
+    public int prune() {
+        int total = 0;
+        int deleted;
+        do {
+            deleted = jdbc.update(
+                    "delete from outbox where id in (select id from outbox where published_at is not null"
+                            + " and published_at < now() - make_interval(secs => ?) limit ?)",
+                    (double) settings.retention().toSeconds(),
+                    settings.pruneBatchSize());
+            total += deleted;
+        } while (deleted == settings.pruneBatchSize());
+        return total;
+    }
+
+    private static void sleepQuietly(Duration duration) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Row(long id, EventMessage message) {}
+}

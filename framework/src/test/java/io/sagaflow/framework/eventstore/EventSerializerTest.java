@@ -1,0 +1,56 @@
+package io.sagaflow.framework.eventstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sagaflow.framework.sample.Counter;
+import io.sagaflow.framework.sample.Counter.Incremented;
+import io.sagaflow.framework.sample.Counter.Opened;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+class EventSerializerTest {
+
+    private final EventSerializer serializer = new EventSerializer(Counter.registry(), new JsonMapper());
+
+    @Test
+    void roundTripsAnEventAtItsCurrentVersion() {
+        String json = serializer.serialize(new Opened("c", 3));
+        assertThat(serializer.deserialize("CounterOpened", 1, json)).isEqualTo(new Opened("c", 3));
+    }
+
+    @Test
+    void upcastsAnOldSchemaVersionOnRead() {
+        assertThat(serializer.deserialize("CounterIncremented", 1, "{\"amount\":4}"))
+                .isEqualTo(new Incremented(4));
+    }
+
+    @Test
+    void refusesAVersionNewerThanItKnows() {
+        assertThatThrownBy(() -> serializer.deserialize("CounterIncremented", 3, "{\"by\":1}"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("newer");
+    }
+
+    @Test
+    void refusesAnUnknownType() {
+        assertThatThrownBy(() -> serializer.deserialize("Nope", 1, "{}")).isInstanceOf(UnknownEventTypeException.class);
+    }
+
+    @Test
+    void registryRejectsAMissingUpcaster() {
+        assertThatThrownBy(() -> EventTypeRegistry.builder()
+                        .register("CounterIncremented", Incremented.class, 3, false)
+                        .upcast("CounterIncremented", 1, node -> node)
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no upcaster from v2");
+    }
+
+    @Test
+    void registryRejectsOneClassUnderTwoNames() {
+        assertThatThrownBy(() ->
+                        EventTypeRegistry.builder().register("A", Opened.class).register("B", Opened.class))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,210 @@
+package io.sagaflow.framework.eventstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sagaflow.framework.Stores;
+import io.sagaflow.framework.domain.Decider;
+import io.sagaflow.framework.outbox.OutboxSignal;
+import io.sagaflow.framework.outbox.OutboxWriter;
+import io.sagaflow.framework.sample.Counter;
+import io.sagaflow.framework.sample.Counter.Increment;
+import io.sagaflow.framework.sample.Counter.Incremented;
+import io.sagaflow.framework.sample.Counter.LimitReached;
+import io.sagaflow.framework.sample.Counter.Open;
+import io.sagaflow.framework.sample.Counter.Opened;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class JdbcEventStoreIT {
+
+    private static Stores stores;
+    private static JdbcEventStore store;
+
+    @BeforeAll
+    static void setUp() {
+        stores = Stores.onFreshDatabase(Counter.registry());
+        store = stores.eventStore(new OutboxWriter(stores.jdbc(), 16, new OutboxSignal()));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        stores.close();
+    }
+
+    @Test
+    void appendsAndReadsAStreamWithEnvelopes() {
+        String stream = "counter-" + UUID.randomUUID();
+        EventMetadata metadata = new EventMetadata("corr-1", "cause-1", "00-trace-span-01", "k=v");
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("c", 5), new Incremented(1)), metadata);
+        store.append(stream, ExpectedVersion.exactly(2), List.of(new Incremented(2)), metadata);
+
+        List<EventEnvelope<Object>> events = store.readStream(stream, 1);
+        assertThat(events).extracting(EventEnvelope::version).containsExactly(1L, 2L, 3L);
+        assertThat(events)
+                .extracting(EventEnvelope::payload)
+                .containsExactly(new Opened("c", 5), new Incremented(1), new Incremented(2));
+        EventEnvelope<Object> first = events.getFirst();
+        assertThat(first.type()).isEqualTo("CounterOpened");
+        assertThat(first.schemaVersion()).isEqualTo(1);
+        assertThat(first.correlationId()).isEqualTo("corr-1");
+        assertThat(first.causationId()).isEqualTo("cause-1");
+        assertThat(first.traceparent()).isEqualTo("00-trace-span-01");
+        assertThat(first.tracestate()).isEqualTo("k=v");
+        assertThat(events.get(2).globalPosition()).isGreaterThan(first.globalPosition());
+        assertThat(store.readStream(stream, 3)).hasSize(1);
+        assertThat(store.currentVersion(stream)).isEqualTo(3);
+    }
+
+    @Test
+    void rejectsAnAppendAtTheWrongExpectedVersionAndWritesNothing() {
+        String stream = "counter-" + UUID.randomUUID();
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("c", 5)), EventMetadata.newFlow());
+
+        assertThatThrownBy(() -> store.append(
+                        stream, ExpectedVersion.noStream(), List.of(new Opened("c", 5)), EventMetadata.newFlow()))
+                .isInstanceOf(ConcurrencyConflictException.class);
+        assertThatThrownBy(() -> store.append(
+                        stream, ExpectedVersion.exactly(5), List.of(new Incremented(1)), EventMetadata.newFlow()))
+                .isInstanceOfSatisfying(ConcurrencyConflictException.class, e -> {
+                    assertThat(e.expectedVersion()).isEqualTo(5);
+                    assertThat(e.actualVersion()).isEqualTo(1);
+                });
+        assertThat(store.readStream(stream, 1)).hasSize(1);
+    }
+
+    @Test
+    void ofManyWritersRacingOnOneExpectedVersionExactlyOneWinsAndTheStreamHasNoGaps() throws Exception {
+        String stream = "counter-" + UUID.randomUUID();
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("c", 1_000_000)), EventMetadata.newFlow());
+        int writers = 8;
+        int rounds = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                long expected = store.currentVersion(stream);
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Boolean>> outcomes = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    outcomes.add(pool.submit(() -> {
+                        start.await();
+                        try {
+                            store.append(
+                                    stream,
+                                    ExpectedVersion.exactly(expected),
+                                    List.of(new Incremented(1), new Incremented(1)),
+                                    EventMetadata.newFlow());
+                            return true;
+                        } catch (ConcurrencyConflictException e) {
+                            return false;
+                        }
+                    }));
+                }
+                start.countDown();
+                int wins = 0;
+                for (Future<Boolean> outcome : outcomes) {
+                    wins += outcome.get() ? 1 : 0;
+                }
+                assertThat(wins).as("winners in round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<Long> versions =
+                store.readStream(stream, 1).stream().map(EventEnvelope::version).toList();
+        assertThat(versions).hasSize(1 + rounds * 2);
+        for (int i = 0; i < versions.size(); i++) {
+            assertThat(versions.get(i)).isEqualTo(i + 1L);
+        }
+    }
+
+    @Test
+    void writesOutboxRowsForPublishedTypesInTheAppendTransactionOnly() {
+        String stream = "counter-" + UUID.randomUUID();
+        store.append(
+                stream,
+                ExpectedVersion.noStream(),
+                List.of(new Opened("c", 1), new Incremented(1), new LimitReached(1)),
+                EventMetadata.newFlow());
+        assertThat(stores.jdbc()
+                        .queryForList("select type from outbox where stream_id = ? order by id", String.class, stream))
+                .containsExactly("CounterOpened", "CounterIncremented");
+
+        String rolledBack = "counter-" + UUID.randomUUID();
+        assertThatThrownBy(() -> stores.transactions().executeWithoutResult(status -> {
+                    store.append(
+                            rolledBack,
+                            ExpectedVersion.noStream(),
+                            List.of(new Opened("c", 1)),
+                            EventMetadata.newFlow());
+                    throw new IllegalStateException("the caller's transaction fails after the append");
+                }))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(store.readStream(rolledBack, 1)).isEmpty();
+        assertThat(stores.jdbc()
+                        .queryForObject("select count(*) from outbox where stream_id = ?", Long.class, rolledBack))
+                .isZero();
+    }
+
+    @Test
+    void upcastsOldSchemaVersionsOnStreamAndGlobalReads() {
+        String stream = "counter-" + UUID.randomUUID();
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("c", 9)), EventMetadata.newFlow());
+        // An event written by an older release, at schema v1 where the field was called "amount".
+        stores.jdbc()
+                .update(
+                        "update es_stream set version = 2 where stream_id = ?;"
+                                + " insert into es_event (stream_id, version, event_id, type, schema_version,"
+                                + " occurred_at, correlation_id, payload) values (?, 2, ?, 'CounterIncremented', 1,"
+                                + " now(), 'old', '{\"amount\": 7}'::jsonb)",
+                        stream,
+                        stream,
+                        UUID.randomUUID());
+
+        assertThat(store.readStream(stream, 2)).singleElement().satisfies(event -> {
+            assertThat(event.payload()).isEqualTo(new Incremented(7));
+            assertThat(event.schemaVersion()).isEqualTo(1);
+        });
+        assertThat(readAllOf(stream)).extracting(EventEnvelope::payload).contains(new Incremented(7));
+    }
+
+    @Test
+    void loadsFromTheLatestSnapshotPlusLaterEvents() {
+        Decider<Counter.CounterCommand, Counter.State, Counter.CounterEvent> counter = new Counter();
+        SnapshotStore snapshots = new SnapshotStore(stores.jdbc(), stores.serializer());
+        var repository = new DeciderRepository<>(store, snapshots, counter, Counter.State.class, "CounterState", 1, 10);
+        String stream = "counter-" + UUID.randomUUID();
+        repository.handle(stream, new Open("c", 1_000), EventMetadata.newFlow());
+        for (int i = 0; i < 24; i++) {
+            repository.handle(stream, new Increment(2), EventMetadata.newFlow());
+        }
+
+        assertThat(snapshots.load(stream, "CounterState", 1, Counter.State.class))
+                .hasValueSatisfying(snapshot -> assertThat(snapshot.version()).isEqualTo(20));
+        var loaded = repository.load(stream);
+        assertThat(loaded.version()).isEqualTo(25);
+        assertThat(loaded.state()).isEqualTo(new Counter.State(true, 48, 1_000));
+        // A snapshot of another schema version is ignored: the stream is replayed instead, with the same result.
+        var replayed = new DeciderRepository<>(store, snapshots, counter, Counter.State.class, "CounterState", 2, 10);
+        assertThat(replayed.load(stream)).isEqualTo(loaded);
+    }
+
+    private List<EventEnvelope<Object>> readAllOf(String stream) {
+        List<EventEnvelope<Object>> all = new ArrayList<>();
+        GlobalPosition position = GlobalPosition.START;
+        List<EventEnvelope<Object>> page;
+        while (!(page = store.readAll(position, 500)).isEmpty()) {
+            all.addAll(page);
+            position = page.getLast().globalPosition();
+        }
+        return all.stream().filter(e -> e.streamId().equals(stream)).toList();
+    }
+}

@@ -1,0 +1,2 @@
+/** Given/when/then fixtures for deciders. */
+package io.sagaflow.framework.test.decider;
