@@ -42,7 +42,10 @@ public final class HazelcastConfigs {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getMulticastConfig().setEnabled(false);
         switch (service.getJoin()) {
-            case TCP -> join.getTcpIpConfig().setEnabled(true).setMembers(service.getMembers());
+            case TCP -> {
+                join.getTcpIpConfig().setEnabled(true).setMembers(service.getMembers());
+                config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(service.getPortCount()));
+            }
             case KUBERNETES ->
                 join.getKubernetesConfig()
                         .setEnabled(true)
@@ -76,7 +79,8 @@ public final class HazelcastConfigs {
         JoinConfig join = network.getJoin();
         join.getAutoDetectionConfig().setEnabled(false);
         join.getMulticastConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(shared.getAddresses());
+        join.getTcpIpConfig().setEnabled(true).setMembers(shared.getMembers());
+        config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(shared.getPortCount()));
         config.getJetConfig().setEnabled(false);
         config.addMapConfig(mapConfig("default", new MapLimits(1_000, Duration.ZERO, 1)));
         addTopic(config, shared.getTopic(), listenerExecutor);
@@ -112,7 +116,7 @@ public final class HazelcastConfigs {
         config.setInstanceName(shared.getClusterName() + "-client-" + java.util.UUID.randomUUID());
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.logging.type", "slf4j");
-        config.getNetworkConfig().setAddresses(shared.getAddresses()).setSmartRouting(true);
+        config.getNetworkConfig().setAddresses(shared.getAddresses());
         config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(-1);
         ClientReliableTopicConfig reliable = new ClientReliableTopicConfig(
                         shared.getTopic().getPrefix() + ".*")

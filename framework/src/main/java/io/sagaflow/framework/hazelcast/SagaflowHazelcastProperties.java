@@ -53,7 +53,7 @@ public class SagaflowHazelcastProperties {
         /** Interface to bind to, e.g. 127.0.0.1; empty for all. */
         private String bindInterface = "";
 
-        /** Members to try with TCP join, e.g. {@code 127.0.0.1:5701-5720}. */
+        /** Hosts to try with TCP join; each host is tried on the port range from {@code port}. */
         private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
 
         private final Kubernetes kubernetes = new Kubernetes();
@@ -203,8 +203,11 @@ public class SagaflowHazelcastProperties {
         private Mode mode = Mode.EMBEDDED;
         private String clusterName = "sagaflow-shared";
 
-        /** Client mode: addresses of the shared cluster; embedded mode: its member list. */
-        private List<String> addresses = new ArrayList<>(List.of("127.0.0.1:5801-5810"));
+        /** Client mode: addresses of the shared cluster members. */
+        private List<String> addresses = new ArrayList<>(List.of("127.0.0.1:5801"));
+
+        /** Embedded mode: hosts of the other shared members; each is tried on the port range from {@code port}. */
+        private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
 
         /** Embedded mode: the port the in-process member listens on (auto-incremented). */
         private int port = 5801;
@@ -247,6 +250,14 @@ public class SagaflowHazelcastProperties {
 
         public void setAddresses(List<String> addresses) {
             this.addresses = addresses;
+        }
+
+        public List<String> getMembers() {
+            return members;
+        }
+
+        public void setMembers(List<String> members) {
+            this.members = members;
         }
 
         public int getPort() {
@@ -292,11 +303,18 @@ public class SagaflowHazelcastProperties {
         private String prefix = HazelcastNames.EVENT_TOPIC_PREFIX;
         private int shards = 8;
 
-        /** Messages each shard's ringbuffer holds. */
+        /**
+         * Messages each shard's ringbuffer holds. With the BLOCK overload policy a shard accepts at most
+         * {@code capacity / ttl} messages per second, so {@code shards * capacity / ttl} must exceed the peak rate
+         * (defaults: 8 * 10 000 / 30 s = 2 666 msg/s). See ADR 0005.
+         */
         private int capacity = 10_000;
 
-        /** How long a message is kept, hence the longest consumer outage survived without loss. */
-        private Duration ttl = Duration.ofMinutes(30);
+        /**
+         * How long a message is guaranteed to stay readable: publishers block rather than overwrite a younger one.
+         * Older messages stay until {@code capacity} newer ones push them out.
+         */
+        private Duration ttl = Duration.ofSeconds(30);
 
         private int listenerThreads = 8;
         private Duration publishTimeout = Duration.ofSeconds(30);

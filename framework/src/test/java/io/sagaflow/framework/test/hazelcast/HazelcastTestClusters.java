@@ -21,7 +21,6 @@ public final class HazelcastTestClusters implements AutoCloseable {
     public static final Map<String, String> FAST_JOIN = Map.of(
             "hazelcast.wait.seconds.before.join", "0",
             "hazelcast.max.wait.seconds.before.join", "0",
-            "hazelcast.tcp.join.port.try.count", "10",
             "hazelcast.partition.count", "11");
 
     private final List<HazelcastInstance> instances = new ArrayList<>();
@@ -33,7 +32,7 @@ public final class HazelcastTestClusters implements AutoCloseable {
         service.setPort(port);
         service.setPortCount(10);
         service.setBindInterface("127.0.0.1");
-        service.setMembers(List.of("127.0.0.1:" + port + "-" + (port + 9)));
+        service.setMembers(List.of("127.0.0.1"));
         service.setPartitionCount(11);
         service.setJetCooperativeThreads(1);
         service.getProperties().putAll(FAST_JOIN);
@@ -48,7 +47,8 @@ public final class HazelcastTestClusters implements AutoCloseable {
         shared.setPort(port);
         shared.setPortCount(10);
         shared.setBindInterface("127.0.0.1");
-        shared.setAddresses(List.of("127.0.0.1:" + port + "-" + (port + 9)));
+        shared.setMembers(List.of("127.0.0.1"));
+        shared.setAddresses(List.of("127.0.0.1:" + port));
         shared.setPartitionCount(11);
         shared.getProperties().putAll(FAST_JOIN);
         return shared;

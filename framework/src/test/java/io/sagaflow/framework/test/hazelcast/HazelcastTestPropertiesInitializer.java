@@ -24,7 +24,7 @@ public class HazelcastTestPropertiesInitializer
         properties.put("sagaflow.hazelcast.service.port", servicePort);
         properties.put("sagaflow.hazelcast.service.port-count", 10);
         properties.put("sagaflow.hazelcast.service.bind-interface", "127.0.0.1");
-        properties.put("sagaflow.hazelcast.service.members", "127.0.0.1:" + servicePort + "-" + (servicePort + 9));
+        properties.put("sagaflow.hazelcast.service.members", "127.0.0.1");
         properties.put("sagaflow.hazelcast.service.partition-count", 11);
         properties.put("sagaflow.hazelcast.service.jet-cooperative-threads", 1);
         properties.put("sagaflow.hazelcast.shared.mode", "embedded");
@@ -32,7 +32,7 @@ public class HazelcastTestPropertiesInitializer
         properties.put("sagaflow.hazelcast.shared.port", sharedPort);
         properties.put("sagaflow.hazelcast.shared.port-count", 10);
         properties.put("sagaflow.hazelcast.shared.bind-interface", "127.0.0.1");
-        properties.put("sagaflow.hazelcast.shared.addresses", "127.0.0.1:" + sharedPort + "-" + (sharedPort + 9));
+        properties.put("sagaflow.hazelcast.shared.members", "127.0.0.1");
         properties.put("sagaflow.hazelcast.shared.partition-count", 11);
         properties.put("sagaflow.hazelcast.shared.topic.listener-threads", 2);
         HazelcastTestClusters.FAST_JOIN.forEach((key, value) -> {

@@ -1,0 +1,128 @@
+package io.sagaflow.framework.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.sample.Counter;
+import io.sagaflow.framework.sample.Counter.Opened;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
+import io.sagaflow.framework.test.postgres.PostgresTestConfiguration;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.ContextConfiguration;
+
+/**
+ * The framework as a service gets it: auto-configured on a real PostgreSQL and real Hazelcast members, an appended
+ * event travels outbox → relay → shared topic → subscriber and is handled once, however often it arrives.
+ */
+@SpringBootTest(
+        classes = FrameworkAutoConfigurationIT.SampleService.class,
+        properties = {"spring.application.name=sample-service", "sagaflow.outbox.poll-interval=50ms"})
+@Import(PostgresTestConfiguration.class)
+@ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
+class FrameworkAutoConfigurationIT {
+
+    @Autowired
+    EventStore store;
+
+    @Autowired
+    EventSubscriber subscriber;
+
+    @Autowired
+    ReliableTopicEventBus bus;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Test
+    void anAppendedEventReachesASubscriberOnceEvenWhenDeliveredTwice() {
+        List<EventEnvelope<Object>> handled = new CopyOnWriteArrayList<>();
+        Subscription subscription = subscriber.subscribe("sample-consumer", handled::add);
+        try {
+            String stream = "counter-" + UUID.randomUUID();
+            store.append(
+                    stream,
+                    ExpectedVersion.noStream(),
+                    List.of(new Opened("c", 3)),
+                    new EventMetadata(
+                            "corr-42", null, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", null));
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 1);
+            EventEnvelope<Object> event = handled.getFirst();
+            assertThat(event.payload()).isEqualTo(new Opened("c", 3));
+            assertThat(event.correlationId()).isEqualTo("corr-42");
+            assertThat(event.traceparent()).startsWith("00-0af7651916cd43dd8448eb211c80319c");
+            assertThat(jdbc.queryForObject(
+                            "select count(*) from outbox where stream_id = ? and published_at is not null",
+                            Integer.class,
+                            stream))
+                    .isEqualTo(1);
+
+            // The same event again, as a relay that died before marking it would publish it.
+            bus.publish(List.of(new EventMessage(
+                    event.eventId().toString(),
+                    "sample-service",
+                    stream,
+                    1,
+                    "CounterOpened",
+                    1,
+                    ChronoUnit.MICROS.between(Instant.EPOCH, event.occurredAt()),
+                    "corr-42",
+                    null,
+                    null,
+                    null,
+                    "{\"name\":\"c\",\"limit\":3}")));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> meters.counter(
+                                            "sagaflow.consumer.events",
+                                            "consumer",
+                                            "sample-consumer",
+                                            "outcome",
+                                            "duplicate")
+                                    .count()
+                            == 1);
+            assertThat(handled).hasSize(1);
+        } finally {
+            subscription.cancel();
+        }
+    }
+
+    @SpringBootApplication
+    static class SampleService {
+
+        @Bean
+        EventTypeRegistry eventTypeRegistry() {
+            return Counter.registry();
+        }
+
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+    }
+}

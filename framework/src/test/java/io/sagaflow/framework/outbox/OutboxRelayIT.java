@@ -1,0 +1,208 @@
+package io.sagaflow.framework.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.Stores;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.eventstore.JdbcEventStore;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.lease.LeaseTable;
+import io.sagaflow.framework.messaging.CheckpointStore;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.EventPublisher;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.sample.Counter;
+import io.sagaflow.framework.sample.Counter.Incremented;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters.ServiceClusterSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two replicas of one service, each with its own relay and member of the service's cluster, compete for the same
+ * outbox on a real PostgreSQL and publish to a real shared cluster.
+ */
+class OutboxRelayIT {
+
+    private static final int STREAMS = 1_000;
+    private static final int EVENTS_PER_STREAM = 10;
+    private static final int BUCKETS = 16;
+    private static final OutboxSettings SETTINGS = new OutboxSettings(
+            BUCKETS,
+            200,
+            Duration.ofMillis(50),
+            Duration.ofSeconds(3),
+            Duration.ofHours(1),
+            Duration.ofMinutes(1),
+            10_000);
+
+    private final HazelcastTestClusters clusters = new HazelcastTestClusters();
+    private final List<OutboxRelay> relays = new ArrayList<>();
+    private final List<EventMessage> received = Collections.synchronizedList(new ArrayList<>());
+    private Stores stores;
+    private JdbcEventStore store;
+    private ReliableTopicEventBus bus;
+    private ServiceClusterSpec service;
+
+    @BeforeEach
+    void setUp() {
+        stores = Stores.onFreshDatabase(Counter.registry());
+        store = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, new OutboxSignal()));
+        HazelcastInstance shared = clusters.startSharedMember(clusters.newSharedCluster());
+        bus = new ReliableTopicEventBus(shared, HazelcastNames.EVENT_TOPIC_PREFIX, 4, Duration.ofSeconds(30));
+        bus.subscribe("counting-consumer", new InMemoryCheckpoints(), received::add);
+        service = clusters.newServiceCluster();
+        for (int s = 0; s < STREAMS; s++) {
+            store.append(
+                    "counter-" + s,
+                    ExpectedVersion.noStream(),
+                    IntStream.range(0, EVENTS_PER_STREAM)
+                            .mapToObj(i -> new Incremented(i))
+                            .toList(),
+                    EventMetadata.newFlow());
+        }
+        assertThat(pending()).isEqualTo(STREAMS * EVENTS_PER_STREAM);
+    }
+
+    @AfterEach
+    void tearDown() {
+        relays.forEach(OutboxRelay::stop);
+        clusters.close();
+        stores.close();
+    }
+
+    @Test
+    void twoMembersCompetingForTenThousandEntriesPublishEachExactlyOnceInStreamOrder() {
+        HazelcastInstance a = clusters.startMember(service);
+        HazelcastInstance b = clusters.startMember(service);
+        SimpleMeterRegistry metersA = new SimpleMeterRegistry();
+        SimpleMeterRegistry metersB = new SimpleMeterRegistry();
+        relay(a, bus, metersA).start();
+        relay(b, bus, metersB).start();
+
+        await().atMost(Duration.ofMinutes(2))
+                .until(() -> received.size() >= STREAMS * EVENTS_PER_STREAM && pending() == 0);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+
+        Map<String, Long> deliveries = countByEventId();
+        assertThat(deliveries).hasSize(STREAMS * EVENTS_PER_STREAM);
+        assertThat(deliveries.values()).as("every entry published exactly once").allMatch(count -> count == 1);
+        assertThat(received).hasSize(STREAMS * EVENTS_PER_STREAM);
+        assertStreamOrderOfFirstDeliveries();
+        double publishedByA = metersA.counter("sagaflow.outbox.published").count();
+        double publishedByB = metersB.counter("sagaflow.outbox.published").count();
+        assertThat(publishedByA + publishedByB).isEqualTo(STREAMS * EVENTS_PER_STREAM);
+        assertThat(publishedByA).as("both members took part").isPositive();
+        assertThat(publishedByB).as("both members took part").isPositive();
+    }
+
+    @Test
+    void whenOneMemberIsKilledMidBatchTheOtherPublishesTheRest() {
+        HazelcastInstance a = clusters.startMember(service);
+        HazelcastInstance b = clusters.startMember(service);
+        AtomicInteger publishedByA = new AtomicInteger();
+        int killAfter = 2_000;
+        // A publishes a batch, then its process dies before the batch is marked as published.
+        EventPublisher dyingPublisher = messages -> {
+            bus.publish(messages);
+            if (publishedByA.addAndGet(messages.size()) >= killAfter) {
+                clusters.kill(a);
+                throw new IllegalStateException("replica A died mid-batch");
+            }
+        };
+        OutboxRelay relayA = relay(a, dyingPublisher, new SimpleMeterRegistry());
+        relayA.start();
+        relay(b, bus, new SimpleMeterRegistry()).start();
+        await().atMost(Duration.ofMinutes(1))
+                .until(() -> !a.getLifecycleService().isRunning());
+        relayA.stop();
+        assertThat(pending()).as("A died with work left").isPositive();
+
+        await().atMost(Duration.ofMinutes(2)).until(() -> pending() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> countByEventId().size() == STREAMS * EVENTS_PER_STREAM);
+
+        Map<String, Long> deliveries = countByEventId();
+        assertThat(deliveries).as("every entry published at least once").hasSize(STREAMS * EVENTS_PER_STREAM);
+        long duplicates = received.size() - deliveries.size();
+        assertThat(duplicates)
+                .as("only A's unconfirmed last batch is published twice")
+                .isLessThanOrEqualTo(SETTINGS.batchSize());
+        assertStreamOrderOfFirstDeliveries();
+    }
+
+    private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
+        LeaseTable leases =
+                new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, SETTINGS.leaseTtl(), Clock.systemUTC());
+        OutboxRelay relay = new OutboxRelay(
+                stores.jdbc(),
+                leases,
+                member,
+                publisher,
+                new OutboxSignal(),
+                "test-service",
+                SETTINGS,
+                meters,
+                Clock.systemUTC());
+        relays.add(relay);
+        return relay;
+    }
+
+    private int pending() {
+        return stores.jdbc().queryForObject("select count(*) from outbox where published_at is null", Integer.class);
+    }
+
+    private Map<String, Long> countByEventId() {
+        Map<String, Long> counts = new HashMap<>();
+        synchronized (received) {
+            received.forEach(message -> counts.merge(message.eventId(), 1L, Long::sum));
+        }
+        return counts;
+    }
+
+    private void assertStreamOrderOfFirstDeliveries() {
+        Map<String, Long> lastVersion = new HashMap<>();
+        Map<String, Boolean> seen = new HashMap<>();
+        synchronized (received) {
+            for (EventMessage message : received) {
+                if (seen.putIfAbsent(message.eventId(), true) != null) {
+                    continue;
+                }
+                Long previous = lastVersion.put(message.streamId(), message.version());
+                assertThat(message.version())
+                        .as("stream %s in order", message.streamId())
+                        .isEqualTo(previous == null ? 1 : previous + 1);
+            }
+        }
+    }
+
+    private static final class InMemoryCheckpoints implements CheckpointStore {
+        private final Map<Integer, Long> sequences = new ConcurrentHashMap<>();
+
+        @Override
+        public OptionalLong load(String consumer, int shard) {
+            Long sequence = sequences.get(shard);
+            return sequence == null ? OptionalLong.empty() : OptionalLong.of(sequence);
+        }
+
+        @Override
+        public void remember(String consumer, int shard, long sequence) {
+            sequences.put(shard, sequence);
+        }
+    }
+}
