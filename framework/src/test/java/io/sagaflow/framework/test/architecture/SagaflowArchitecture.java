@@ -67,10 +67,16 @@ public final class SagaflowArchitecture {
 
     /** Checks every rule against the production classes under {@code rootPackage}; throws on a violation. */
     public static void verify(String rootPackage) {
-        JavaClasses classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages(rootPackage);
+        verify(
+                rootPackage,
+                new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                        .importPackages(rootPackage));
+    }
+
+    /** Checks every rule against {@code classes}, whose packages lie under {@code rootPackage}. */
+    public static void verify(String rootPackage, JavaClasses classes) {
         for (ArchRule rule : List.of(DOMAIN_IS_PURE, EVENTS_AND_COMMANDS_ARE_RECORDS, noPackageCycles(rootPackage))) {
             rule.check(classes);
         }

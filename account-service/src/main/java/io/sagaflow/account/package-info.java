@@ -1,0 +1,2 @@
+/** The account service. */
+package io.sagaflow.account;

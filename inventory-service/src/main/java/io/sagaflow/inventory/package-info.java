@@ -1,0 +1,2 @@
+/** The inventory service. */
+package io.sagaflow.inventory;

@@ -1,0 +1,2 @@
+/** The order service. */
+package io.sagaflow.order;

@@ -1,0 +1,2 @@
+/** The payment service. */
+package io.sagaflow.payment;

@@ -1,0 +1,12 @@
+package io.sagaflow.payment;
+
+import io.sagaflow.framework.test.architecture.SagaflowArchitecture;
+import org.junit.jupiter.api.Test;
+
+class ArchitectureTest {
+
+    @Test
+    void followsTheSharedArchitectureRules() {
+        SagaflowArchitecture.verify("io.sagaflow.payment");
+    }
+}
