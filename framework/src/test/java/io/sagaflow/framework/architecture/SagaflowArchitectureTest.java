@@ -42,6 +42,18 @@ class SagaflowArchitectureTest {
     }
 
     @Test
+    void rejectsCodeOfAnotherServiceButAllowsItsContracts() {
+        String bad = "io.sagaflow.archfixture.shopbad";
+        assertThatThrownBy(() -> SagaflowArchitecture.noOtherServiceImplementation(bad)
+                        .check(new ClassFileImporter().importPackages(bad)))
+                .hasMessageContaining("BillingService");
+        String good = "io.sagaflow.archfixture.shop";
+        assertThatCode(() -> SagaflowArchitecture.noOtherServiceImplementation(good)
+                        .check(new ClassFileImporter().importPackages(good)))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
     void frameworkItselfKeepsItsDomainPureAndAcyclic() {
         SagaflowArchitecture.verify("io.sagaflow.framework.domain");
         SagaflowArchitecture.noPackageCycles("io.sagaflow.framework")

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -23,7 +24,8 @@ import java.util.List;
  * <ul>
  *   <li>{@link #DOMAIN_IS_PURE}: {@code ..domain..} packages use no Spring, Hazelcast, JDBC or Jakarta types;
  *   <li>{@link #noPackageCycles}: the service's packages form no cycle;
- *   <li>{@link #EVENTS_AND_COMMANDS_ARE_RECORDS}: every {@link DomainEvent} and {@link Command} is a record.
+ *   <li>{@link #EVENTS_AND_COMMANDS_ARE_RECORDS}: every {@link DomainEvent} and {@link Command} is a record;
+ *   <li>{@link #noOtherServiceImplementation}: no use of another service's code, only of its contracts.
  * </ul>
  */
 public final class SagaflowArchitecture {
@@ -65,6 +67,29 @@ public final class SagaflowArchitecture {
                 .allowEmptyShould(true);
     }
 
+    /**
+     * Code under {@code rootPackage} uses no other service's code, only the framework and other services' message
+     * contracts ({@code ..contracts..}). The build's enforcer rule says the same of Maven dependencies.
+     */
+    public static ArchRule noOtherServiceImplementation(String rootPackage) {
+        return noClasses()
+                .that()
+                .resideInAPackage(rootPackage + "..")
+                .should()
+                .dependOnClassesThat(new DescribedPredicate<JavaClass>("belong to another service's implementation") {
+                    @Override
+                    public boolean test(JavaClass target) {
+                        String pkg = target.getPackageName() + ".";
+                        return pkg.startsWith("io.sagaflow.")
+                                && !pkg.startsWith("io.sagaflow.framework.")
+                                && !pkg.startsWith(rootPackage + ".")
+                                && !pkg.contains(".contracts.");
+                    }
+                })
+                .as("no code of another service in " + rootPackage)
+                .allowEmptyShould(true);
+    }
+
     /** Checks every rule against the production classes under {@code rootPackage}; throws on a violation. */
     public static void verify(String rootPackage) {
         verify(
@@ -77,7 +102,11 @@ public final class SagaflowArchitecture {
 
     /** Checks every rule against {@code classes}, whose packages lie under {@code rootPackage}. */
     public static void verify(String rootPackage, JavaClasses classes) {
-        for (ArchRule rule : List.of(DOMAIN_IS_PURE, EVENTS_AND_COMMANDS_ARE_RECORDS, noPackageCycles(rootPackage))) {
+        for (ArchRule rule : List.of(
+                DOMAIN_IS_PURE,
+                EVENTS_AND_COMMANDS_ARE_RECORDS,
+                noPackageCycles(rootPackage),
+                noOtherServiceImplementation(rootPackage))) {
             rule.check(classes);
         }
     }
