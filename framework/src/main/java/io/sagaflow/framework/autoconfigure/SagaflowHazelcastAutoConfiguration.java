@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -56,6 +57,14 @@ public class SagaflowHazelcastAutoConfiguration {
                 ? Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, sagaflowTopicListenerExecutor))
                 : HazelcastClient.newHazelcastClient(
                         HazelcastConfigs.sharedClient(shared, sagaflowTopicListenerExecutor));
+    }
+
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    @ConditionalOnMissingBean(name = "hazelcastHealthIndicator")
+    HazelcastHealthIndicator hazelcastHealthIndicator(
+            @ServiceCluster HazelcastInstance service, @SharedCluster HazelcastInstance shared) {
+        return new HazelcastHealthIndicator(service, shared);
     }
 
     @Bean
