@@ -1,0 +1,82 @@
+package io.sagaflow.framework.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.topic.TopicOverloadPolicy;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HazelcastConfigsTest {
+
+    @Test
+    void serviceMemberJoinsByKubernetesDnsWhenAsked() {
+        SagaflowHazelcastProperties.Service service = new SagaflowHazelcastProperties.Service();
+        service.setJoin(SagaflowHazelcastProperties.Join.KUBERNETES);
+        service.getKubernetes().setServiceDns("order-service-hz.sagaflow.svc.cluster.local");
+
+        Config config = HazelcastConfigs.serviceMember("order-service", service, Map.of());
+
+        var join = config.getNetworkConfig().getJoin();
+        assertThat(config.getClusterName()).isEqualTo("order-service");
+        assertThat(join.getKubernetesConfig().isEnabled()).isTrue();
+        assertThat(join.getKubernetesConfig().getProperty("service-dns"))
+                .isEqualTo("order-service-hz.sagaflow.svc.cluster.local");
+        assertThat(join.getTcpIpConfig().isEnabled()).isFalse();
+        assertThat(join.getMulticastConfig().isEnabled()).isFalse();
+        assertThat(config.getJetConfig().isEnabled()).isTrue();
+    }
+
+    @Test
+    void serviceMemberJoinsATcpMemberListByDefault() {
+        SagaflowHazelcastProperties.Service service = new SagaflowHazelcastProperties.Service();
+        service.setMembers(List.of("10.0.0.1", "10.0.0.2"));
+
+        var join = HazelcastConfigs.serviceMember("account-service", service, Map.of())
+                .getNetworkConfig()
+                .getJoin();
+
+        assertThat(join.getTcpIpConfig().isEnabled()).isTrue();
+        assertThat(join.getTcpIpConfig().getMembers()).containsExactly("10.0.0.1", "10.0.0.2");
+        assertThat(join.getKubernetesConfig().isEnabled()).isFalse();
+    }
+
+    @Test
+    void everyMapIsBoundedByDefaultAndNamedMapsByTheirOwnLimits() {
+        Config config = HazelcastConfigs.serviceMember(
+                "order-service",
+                new SagaflowHazelcastProperties.Service(),
+                Map.of("sagaflow.orders", new MapLimits(50_000, Duration.ofHours(1), 1)));
+
+        var anyMap = config.getMapConfig("some-map-nobody-configured");
+        assertThat(anyMap.getEvictionConfig().getEvictionPolicy()).isEqualTo(EvictionPolicy.LRU);
+        assertThat(anyMap.getEvictionConfig().getSize()).isEqualTo(10_000);
+        var orders = config.getMapConfig("sagaflow.orders");
+        assertThat(orders.getEvictionConfig().getSize()).isEqualTo(50_000);
+        assertThat(orders.getTimeToLiveSeconds()).isEqualTo(3_600);
+        // Lease maps hold one entry per slot by construction and must never lose one to eviction.
+        assertThat(config.getMapConfig(HazelcastNames.OUTBOX_LEASES)
+                        .getEvictionConfig()
+                        .getEvictionPolicy())
+                .isEqualTo(EvictionPolicy.NONE);
+    }
+
+    @Test
+    void sharedMemberBoundsTheTopicRingbuffersAndBlocksRatherThanOverwrite() {
+        SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
+
+        Config config = HazelcastConfigs.sharedMember(shared, null);
+
+        var ringbuffer = config.getRingbufferConfig("_hz_rb_sagaflow.events.3");
+        assertThat(ringbuffer.getCapacity()).isEqualTo(10_000);
+        assertThat(ringbuffer.getTimeToLiveSeconds()).isEqualTo(30);
+        assertThat(ringbuffer.getBackupCount()).isEqualTo(1);
+        assertThat(config.getReliableTopicConfig("sagaflow.events.3").getTopicOverloadPolicy())
+                .isEqualTo(TopicOverloadPolicy.BLOCK);
+        assertThat(config.getJetConfig().isEnabled()).isFalse();
+    }
+}
