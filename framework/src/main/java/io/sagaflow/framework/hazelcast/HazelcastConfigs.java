@@ -13,11 +13,13 @@ import com.hazelcast.config.ReliableTopicConfig;
 import com.hazelcast.config.RingbufferConfig;
 import com.hazelcast.topic.TopicOverloadPolicy;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Member;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Service;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Shared;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Topic;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Executor;
 
 /** Builds the Hazelcast configurations from {@link SagaflowHazelcastProperties}; used by the auto-configuration. */
@@ -27,64 +29,60 @@ public final class HazelcastConfigs {
 
     /** The embedded member of the service's own cluster, with Jet enabled and every map bounded. */
     public static Config serviceMember(String clusterName, Service service, Map<String, MapLimits> maps) {
-        Config config = new Config();
-        config.setClusterName(clusterName);
-        config.setInstanceName(clusterName + "-" + java.util.UUID.randomUUID());
-        commonProperties(config, service.getPartitionCount());
+        Config config = member(clusterName, service);
         config.setProperty(
                 "hazelcast.graceful.shutdown.max.wait",
                 Long.toString(service.getGracefulShutdownTimeout().toSeconds()));
-
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(service.getPort()).setPortAutoIncrement(true).setPortCount(service.getPortCount());
-        bindTo(network, service.getBindInterface());
-        JoinConfig join = network.getJoin();
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getMulticastConfig().setEnabled(false);
-        switch (service.getJoin()) {
-            case TCP -> {
-                join.getTcpIpConfig().setEnabled(true).setMembers(service.getMembers());
-                config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(service.getPortCount()));
-            }
-            case KUBERNETES ->
-                join.getKubernetesConfig()
-                        .setEnabled(true)
-                        .setProperty("service-dns", service.getKubernetes().getServiceDns())
-                        .setProperty(
-                                "service-port",
-                                Integer.toString(service.getKubernetes().getServicePort()));
+        if (service.getJoin() == SagaflowHazelcastProperties.Join.KUBERNETES) {
+            JoinConfig join = config.getNetworkConfig().getJoin();
+            join.getTcpIpConfig().setEnabled(false);
+            join.getKubernetesConfig()
+                    .setEnabled(true)
+                    .setProperty("service-dns", service.getKubernetes().getServiceDns())
+                    .setProperty(
+                            "service-port",
+                            Integer.toString(service.getKubernetes().getServicePort()));
         }
-
         config.getJetConfig().setEnabled(true).setResourceUploadEnabled(false);
         if (service.getJetCooperativeThreads() > 0) {
             config.getJetConfig().setCooperativeThreadCount(service.getJetCooperativeThreads());
         }
-
         config.addMapConfig(mapConfig("default", service.getDefaultMap()));
         config.addMapConfig(mapConfig(HazelcastNames.LEASE_MAPS, new MapLimits(0, Duration.ZERO, 1)));
         maps.forEach((name, limits) -> config.addMapConfig(mapConfig(name, limits)));
-        service.getProperties().forEach(config::setProperty);
         return config;
     }
 
     /** An in-process member of the shared cluster (local mode), holding the sharded event topic. */
     public static Config sharedMember(Shared shared, Executor listenerExecutor) {
-        Config config = new Config();
-        config.setClusterName(shared.getClusterName());
-        config.setInstanceName(shared.getClusterName() + "-" + java.util.UUID.randomUUID());
-        commonProperties(config, shared.getPartitionCount());
-        NetworkConfig network = config.getNetworkConfig();
-        network.setPort(shared.getPort()).setPortAutoIncrement(true).setPortCount(shared.getPortCount());
-        bindTo(network, shared.getBindInterface());
-        JoinConfig join = network.getJoin();
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getMulticastConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(shared.getMembers());
-        config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(shared.getPortCount()));
+        Config config = member(shared.getClusterName(), shared);
         config.getJetConfig().setEnabled(false);
         config.addMapConfig(mapConfig("default", new MapLimits(1_000, Duration.ZERO, 1)));
         addTopic(config, shared.getTopic(), listenerExecutor);
-        shared.getProperties().forEach(config::setProperty);
+        return config;
+    }
+
+    /** A member that listens on its port range and joins the TCP member list; callers may switch the join. */
+    private static Config member(String clusterName, Member member) {
+        Config config = new Config();
+        config.setClusterName(clusterName);
+        config.setInstanceName(clusterName + "-" + UUID.randomUUID());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.partition.count", Integer.toString(member.getPartitionCount()));
+        config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(member.getPortCount()));
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(member.getPort()).setPortAutoIncrement(true).setPortCount(member.getPortCount());
+        String bindInterface = member.getBindInterface();
+        if (bindInterface != null && !bindInterface.isBlank()) {
+            network.getInterfaces().setEnabled(true).addInterface(bindInterface);
+        }
+        JoinConfig join = network.getJoin();
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getMulticastConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true).setMembers(member.getMembers());
+        member.getProperties().forEach(config::setProperty);
         return config;
     }
 
@@ -113,7 +111,7 @@ public final class HazelcastConfigs {
     public static ClientConfig sharedClient(Shared shared, Executor listenerExecutor) {
         ClientConfig config = new ClientConfig();
         config.setClusterName(shared.getClusterName());
-        config.setInstanceName(shared.getClusterName() + "-client-" + java.util.UUID.randomUUID());
+        config.setInstanceName(shared.getClusterName() + "-client-" + UUID.randomUUID());
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.getNetworkConfig().setAddresses(shared.getAddresses());
@@ -127,20 +125,6 @@ public final class HazelcastConfigs {
         }
         config.addReliableTopicConfig(reliable);
         return config;
-    }
-
-    private static void commonProperties(Config config, int partitionCount) {
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.logging.type", "slf4j");
-        config.setProperty("hazelcast.shutdownhook.enabled", "false");
-        config.setProperty("hazelcast.partition.count", Integer.toString(partitionCount));
-    }
-
-    private static void bindTo(NetworkConfig network, String bindInterface) {
-        if (bindInterface != null && !bindInterface.isBlank()) {
-            network.getInterfaces().setEnabled(true).addInterface(bindInterface);
-            network.setPublicAddress(null);
-        }
     }
 
     private static MapConfig mapConfig(String name, MapLimits limits) {

@@ -40,15 +40,11 @@ public class SagaflowHazelcastProperties {
         KUBERNETES
     }
 
-    /** The per-service cluster member embedded in every replica. */
-    public static class Service {
+    /** What every embedded member has: where it listens, whom it joins, how it is partitioned and tuned. */
+    public abstract static class Member {
 
-        /** Cluster name; defaults to {@code spring.application.name}. */
-        private String clusterName;
-
-        private Join join = Join.TCP;
-        private int port = 5701;
-        private int portCount = 20;
+        private int port;
+        private int portCount;
 
         /** Interface to bind to, e.g. 127.0.0.1; empty for all. */
         private String bindInterface = "";
@@ -56,43 +52,14 @@ public class SagaflowHazelcastProperties {
         /** Hosts to try with TCP join; each host is tried on the port range from {@code port}. */
         private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
 
-        private final Kubernetes kubernetes = new Kubernetes();
-
         private int partitionCount = 271;
-
-        /** Jet cooperative threads; 0 means one per core. */
-        private int jetCooperativeThreads = 0;
-
-        /** The limits of any map without its own entry in {@code sagaflow.hazelcast.maps}. */
-        private MapLimits defaultMap = new MapLimits(10_000, Duration.ZERO, 1);
-
-        private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
 
         /** Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. */
         private Map<String, String> properties = new LinkedHashMap<>();
 
-        public Map<String, String> getProperties() {
-            return properties;
-        }
-
-        public void setProperties(Map<String, String> properties) {
-            this.properties = properties;
-        }
-
-        public String getClusterName() {
-            return clusterName;
-        }
-
-        public void setClusterName(String clusterName) {
-            this.clusterName = clusterName;
-        }
-
-        public Join getJoin() {
-            return join;
-        }
-
-        public void setJoin(Join join) {
-            this.join = join;
+        protected Member(int port, int portCount) {
+            this.port = port;
+            this.portCount = portCount;
         }
 
         public int getPort() {
@@ -127,16 +94,62 @@ public class SagaflowHazelcastProperties {
             this.members = members;
         }
 
-        public Kubernetes getKubernetes() {
-            return kubernetes;
-        }
-
         public int getPartitionCount() {
             return partitionCount;
         }
 
         public void setPartitionCount(int partitionCount) {
             this.partitionCount = partitionCount;
+        }
+
+        public Map<String, String> getProperties() {
+            return properties;
+        }
+
+        public void setProperties(Map<String, String> properties) {
+            this.properties = properties;
+        }
+    }
+
+    /** The per-service cluster member embedded in every replica (ports 5701 onwards by default). */
+    public static class Service extends Member {
+
+        /** Cluster name; defaults to {@code spring.application.name}. */
+        private String clusterName;
+
+        private Join join = Join.TCP;
+        private final Kubernetes kubernetes = new Kubernetes();
+
+        /** Jet cooperative threads; 0 means one per core. */
+        private int jetCooperativeThreads = 0;
+
+        /** The limits of any map without its own entry in {@code sagaflow.hazelcast.maps}. */
+        private MapLimits defaultMap = new MapLimits(10_000, Duration.ZERO, 1);
+
+        private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
+
+        public Service() {
+            super(5701, 20);
+        }
+
+        public String getClusterName() {
+            return clusterName;
+        }
+
+        public void setClusterName(String clusterName) {
+            this.clusterName = clusterName;
+        }
+
+        public Join getJoin() {
+            return join;
+        }
+
+        public void setJoin(Join join) {
+            this.join = join;
+        }
+
+        public Kubernetes getKubernetes() {
+            return kubernetes;
         }
 
         public int getJetCooperativeThreads() {
@@ -189,8 +202,8 @@ public class SagaflowHazelcastProperties {
         }
     }
 
-    /** The shared cluster that carries events between services. */
-    public static class Shared {
+    /** The shared cluster that carries events between services; its embedded member uses ports 5801 onwards. */
+    public static class Shared extends Member {
 
         /** Where the shared cluster lives. */
         public enum Mode {
@@ -206,26 +219,10 @@ public class SagaflowHazelcastProperties {
         /** Client mode: addresses of the shared cluster members. */
         private List<String> addresses = new ArrayList<>(List.of("127.0.0.1:5801"));
 
-        /** Embedded mode: hosts of the other shared members; each is tried on the port range from {@code port}. */
-        private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
-
-        /** Embedded mode: the port the in-process member listens on (auto-incremented). */
-        private int port = 5801;
-
-        private int portCount = 10;
-        private String bindInterface = "";
-        private int partitionCount = 271;
         private final Topic topic = new Topic();
 
-        /** Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. */
-        private Map<String, String> properties = new LinkedHashMap<>();
-
-        public Map<String, String> getProperties() {
-            return properties;
-        }
-
-        public void setProperties(Map<String, String> properties) {
-            this.properties = properties;
+        public Shared() {
+            super(5801, 10);
         }
 
         public Mode getMode() {
@@ -250,46 +247,6 @@ public class SagaflowHazelcastProperties {
 
         public void setAddresses(List<String> addresses) {
             this.addresses = addresses;
-        }
-
-        public List<String> getMembers() {
-            return members;
-        }
-
-        public void setMembers(List<String> members) {
-            this.members = members;
-        }
-
-        public int getPort() {
-            return port;
-        }
-
-        public void setPort(int port) {
-            this.port = port;
-        }
-
-        public int getPortCount() {
-            return portCount;
-        }
-
-        public void setPortCount(int portCount) {
-            this.portCount = portCount;
-        }
-
-        public String getBindInterface() {
-            return bindInterface;
-        }
-
-        public void setBindInterface(String bindInterface) {
-            this.bindInterface = bindInterface;
-        }
-
-        public int getPartitionCount() {
-            return partitionCount;
-        }
-
-        public void setPartitionCount(int partitionCount) {
-            this.partitionCount = partitionCount;
         }
 
         public Topic getTopic() {
