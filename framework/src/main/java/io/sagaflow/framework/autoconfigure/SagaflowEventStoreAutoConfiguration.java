@@ -19,6 +19,9 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.outbox.OutboxRelay;
 import io.sagaflow.framework.outbox.OutboxSignal;
 import io.sagaflow.framework.outbox.OutboxWriter;
+import io.sagaflow.framework.projection.Projection;
+import io.sagaflow.framework.projection.ProjectionRebuilder;
+import io.sagaflow.framework.projection.ProjectionUpdater;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
@@ -109,6 +112,19 @@ public class SagaflowEventStoreAutoConfiguration {
             Clock clock) {
         return new JdbcEventStore(
                 new JdbcTemplate(dataSource), sagaflowTransactionTemplate, serializer, interceptors, clock);
+    }
+
+    @Bean
+    ProjectionUpdater projectionUpdater(DataSource dataSource, List<Projection> projections) {
+        return new ProjectionUpdater(projections, new JdbcTemplate(dataSource));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ProjectionRebuilder projectionRebuilder(
+            DataSource dataSource, TransactionTemplate sagaflowTransactionTemplate, EventStore eventStore) {
+        return new ProjectionRebuilder(
+                new JdbcTemplate(dataSource), sagaflowTransactionTemplate, (JdbcEventStore) eventStore);
     }
 
     @Bean

@@ -1,16 +1,19 @@
 package io.sagaflow.framework.autoconfigure;
 
 import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.sagaflow.framework.hazelcast.HazelcastConfigs;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Shared.Mode;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
+import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
 import io.sagaflow.framework.hazelcast.SharedCluster;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,12 +35,16 @@ public class SagaflowHazelcastAutoConfiguration {
     @ServiceCluster
     @ConditionalOnMissingBean(annotation = ServiceCluster.class)
     HazelcastInstance serviceHazelcast(
-            SagaflowHazelcastProperties properties, @Value("${spring.application.name}") String applicationName) {
+            SagaflowHazelcastProperties properties,
+            @Value("${spring.application.name}") String applicationName,
+            ObjectProvider<ServiceClusterCustomizer> customizers) {
         String clusterName = properties.getService().getClusterName();
-        return Hazelcast.newHazelcastInstance(HazelcastConfigs.serviceMember(
+        Config config = HazelcastConfigs.serviceMember(
                 clusterName == null || clusterName.isBlank() ? applicationName : clusterName,
                 properties.getService(),
-                properties.getMaps()));
+                properties.getMaps());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(config));
+        return Hazelcast.newHazelcastInstance(config);
     }
 
     @Bean(destroyMethod = "shutdownNow")

@@ -24,7 +24,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class JdbcEventStore implements EventStore {
 
-    private static final String EVENT_COLUMNS = "stream_id, version, global_sequence, transaction_id::text,"
+    // The text form of transaction_id gets its own alias: under its column's name, "order by transaction_id" would
+    // sort by the text ("1000" before "949").
+    private static final String EVENT_COLUMNS = "stream_id, version, global_sequence, transaction_id::text as txid,"
             + " event_id, type, schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate,"
             + " payload::text";
 
@@ -177,7 +179,23 @@ public final class JdbcEventStore implements EventStore {
                 "select " + EVENT_COLUMNS + " from es_event"
                         + " where (transaction_id, global_sequence) > (?::text::xid8, ?)"
                         + " and transaction_id < pg_snapshot_xmin(pg_current_snapshot())"
-                        + " order by transaction_id, global_sequence limit ?",
+                        + " order by es_event.transaction_id, es_event.global_sequence limit ?",
+                this::envelope,
+                Long.toString(after.transactionId()),
+                after.sequence(),
+                limit);
+    }
+
+    /**
+     * Every committed event after {@code after} in global order, without the running-transaction watermark. Only
+     * correct while appends are locked out (as {@code ProjectionRebuilder} does), when no transaction can still add
+     * an event below the last one read.
+     */
+    public List<EventEnvelope<Object>> readAllWhileWritesExcluded(GlobalPosition after, int limit) {
+        return jdbc.query(
+                "select " + EVENT_COLUMNS + " from es_event"
+                        + " where (transaction_id, global_sequence) > (?::text::xid8, ?)"
+                        + " order by es_event.transaction_id, es_event.global_sequence limit ?",
                 this::envelope,
                 Long.toString(after.transactionId()),
                 after.sequence(),

@@ -145,6 +145,25 @@ class GlobalOrderIT {
         }
     }
 
+    @Test
+    void ordersTransactionIdsAsNumbersAcrossAPowerOfTen() {
+        store.append("before", ExpectedVersion.noStream(), List.of(new Opened("before", 1)), EventMetadata.newFlow());
+        long txid = store.readStream("before", 1).getFirst().globalPosition().transactionId();
+        long nextPowerOfTen = (long) Math.pow(10, Long.toString(txid).length());
+        // Each statement outside a transaction template is its own transaction and takes the next id.
+        while (stores.jdbc().queryForObject("select pg_current_xact_id()::text::bigint", Long.class) < nextPowerOfTen) {
+            // burn transaction ids until they gain a digit
+        }
+        store.append("after", ExpectedVersion.noStream(), List.of(new Opened("after", 1)), EventMetadata.newFlow());
+
+        assertThat(store.readAll(GlobalPosition.START, 10))
+                .extracting(EventEnvelope::streamId)
+                .containsExactly("before", "after");
+        assertThat(store.readAll(store.readStream("before", 1).getFirst().globalPosition(), 10))
+                .extracting(EventEnvelope::streamId)
+                .containsExactly("after");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);

@@ -1,0 +1,20 @@
+package io.sagaflow.framework.projection;
+
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A read model kept in PostgreSQL tables. {@link #apply} runs inside the transaction of every append (and of every
+ * event a rebuild replays), so the view is exactly as current as the event store, on every replica.
+ */
+public interface Projection {
+
+    /** Stable name, for logs and the rebuild endpoint. */
+    String name();
+
+    /** Updates the view for {@code event}; ignores events it does not show. */
+    void apply(EventEnvelope<Object> event, JdbcTemplate jdbc);
+
+    /** Deletes everything the view holds, before a rebuild replays every event into it. */
+    void reset(JdbcTemplate jdbc);
+}

@@ -1,0 +1,137 @@
+package io.sagaflow.framework.web;
+
+import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every error a service answers is an RFC 9457 problem ({@code application/problem+json}) with a stable
+ * {@code code}: 400 for malformed or invalid input (with the offending fields under {@code errors}), 404, 409, 422
+ * from {@link ApiException}, 409 for a lost optimistic-concurrency race, and 500 only for a genuine fault, whose
+ * details stay in the log.
+ */
+@RestControllerAdvice
+public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemDetailsHandler.class);
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<Object> api(ApiException e, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
+        problem.setProperty("code", e.code());
+        e.properties().forEach(problem::setProperty);
+        return handleExceptionInternal(e, problem, new HttpHeaders(), e.status(), request);
+    }
+
+    @ExceptionHandler(ConcurrencyConflictException.class)
+    ResponseEntity<Object> concurrency(ConcurrencyConflictException e, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.CONFLICT, "The resource was changed by another request; retry with its current state");
+        problem.setProperty("code", "CONCURRENT_MODIFICATION");
+        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.CONFLICT, request);
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e, WebRequest request) {
+        ProblemDetail problem =
+                ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "'" + e.getName() + "' has an invalid value");
+        problem.setProperty("code", "INVALID_PARAMETER");
+        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e, WebRequest request) {
+        log.error("unexpected failure serving {}", request.getDescription(false), e);
+        ProblemDetail problem =
+                ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred");
+        problem.setProperty("code", "INTERNAL_ERROR");
+        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(
+            MethodArgumentNotValidException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request is invalid");
+        problem.setProperty("code", "VALIDATION_FAILED");
+        problem.setProperty(
+                "errors",
+                e.getBindingResult().getFieldErrors().stream()
+                        .map(ProblemDetailsHandler::fieldError)
+                        .toList());
+        return handleExceptionInternal(e, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(
+            HandlerMethodValidationException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request is invalid");
+        problem.setProperty("code", "VALIDATION_FAILED");
+        problem.setProperty(
+                "errors",
+                e.getParameterValidationResults().stream()
+                        .flatMap(result -> result.getResolvableErrors().stream()
+                                .map(error -> Map.of(
+                                        "field",
+                                        result.getMethodParameter().getParameterName() == null
+                                                ? "?"
+                                                : result.getMethodParameter().getParameterName(),
+                                        "message",
+                                        String.valueOf(error.getDefaultMessage()))))
+                        .toList());
+        return handleExceptionInternal(e, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST, "The request body is missing or not valid JSON");
+        problem.setProperty("code", "MALFORMED_REQUEST");
+        return handleExceptionInternal(e, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    /** Gives every problem a {@code code} and a type; the ones Spring builds get them from their status. */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(
+            Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (body instanceof ProblemDetail problem) {
+            if (problem.getProperties() == null || !problem.getProperties().containsKey("code")) {
+                problem.setProperty("code", codeOf(status));
+            }
+            if (problem.getType() == null || URI.create("about:blank").equals(problem.getType())) {
+                problem.setType(URI.create(
+                        "urn:sagaflow:problem:" + problem.getProperties().get("code")));
+            }
+        }
+        return super.createResponseEntity(body, headers, status, request);
+    }
+
+    private static String codeOf(HttpStatusCode status) {
+        HttpStatus known = HttpStatus.resolve(status.value());
+        return known == null ? "HTTP_" + status.value() : known.name();
+    }
+
+    private static Map<String, Object> fieldError(FieldError error) {
+        return Map.of(
+                "field", error.getField(),
+                "message", error.getDefaultMessage() == null ? "is invalid" : error.getDefaultMessage(),
+                "rejected", error.getRejectedValue() == null ? List.of() : String.valueOf(error.getRejectedValue()));
+    }
+}

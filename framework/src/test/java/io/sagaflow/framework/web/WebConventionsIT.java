@@ -1,0 +1,144 @@
+package io.sagaflow.framework.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
+import io.sagaflow.framework.test.postgres.PostgresTestConfiguration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Bad input gets a 4xx problem with a stable code; correlation ids go in and come back out. */
+@SpringBootTest(
+        classes = WebConventionsIT.SampleWebService.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "spring.application.name=web-sample")
+@Import(PostgresTestConfiguration.class)
+@ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
+class WebConventionsIT {
+
+    @Value("${local.server.port}")
+    int port;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void anUnknownResourceIsA404ProblemWithACode() throws Exception {
+        HttpResponse<String> response = get("/things/" + UUID.randomUUID());
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("\"code\":\"THING_NOT_FOUND\"").contains("\"status\":404");
+    }
+
+    @Test
+    void anUnknownPathIsA404ProblemToo() throws Exception {
+        HttpResponse<String> response = get("/nowhere");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("\"code\":\"NOT_FOUND\"");
+    }
+
+    @Test
+    void malformedJsonIsA400() throws Exception {
+        HttpResponse<String> response = post("/things", "{not json");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"MALFORMED_REQUEST\"");
+    }
+
+    @Test
+    void invalidFieldsAreA400ListingEachField() throws Exception {
+        HttpResponse<String> response = post("/things", "{\"name\":\"\",\"quantity\":-1}");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains("\"code\":\"VALIDATION_FAILED\"")
+                .contains("\"field\":\"name\"")
+                .contains("\"field\":\"quantity\"");
+    }
+
+    @Test
+    void aBadPathParameterIsA400NotA500() throws Exception {
+        HttpResponse<String> response = get("/things/not-a-uuid");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"INVALID_PARAMETER\"");
+    }
+
+    @Test
+    void aBusinessRuleIsA422AndTheCorrelationIdRoundTrips() throws Exception {
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/things"))
+                        .header("Content-Type", "application/json")
+                        .header(CorrelationFilter.HEADER, "client-chosen-42")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"too-many\",\"quantity\":1000}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(422);
+        assertThat(response.body()).contains("\"code\":\"QUANTITY_TOO_LARGE\"");
+        assertThat(response.headers().firstValue(CorrelationFilter.HEADER)).hasValue("client-chosen-42");
+
+        HttpResponse<String> accepted = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/things"))
+                        .header("Content-Type", "application/json")
+                        .header(CorrelationFilter.HEADER, "client-chosen-43")
+                        .header("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"fine\",\"quantity\":1}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(accepted.statusCode()).isEqualTo(200);
+        assertThat(accepted.body()).contains("client-chosen-43").contains("0af7651916cd43dd8448eb211c80319c");
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SpringBootApplication
+    static class SampleWebService {
+
+        record NewThing(@NotBlank String name, @Positive int quantity) {}
+
+        @RestController
+        static class Things {
+
+            @GetMapping("/things/{id}")
+            String get(@PathVariable UUID id) {
+                throw ApiException.notFound("THING_NOT_FOUND", "Thing", id);
+            }
+
+            @PostMapping("/things")
+            EventMetadata create(@Valid @RequestBody NewThing thing) {
+                if (thing.quantity() > 100) {
+                    throw ApiException.unprocessable("QUANTITY_TOO_LARGE", "At most 100 things at once");
+                }
+                return RequestMetadata.current();
+            }
+        }
+    }
+}
