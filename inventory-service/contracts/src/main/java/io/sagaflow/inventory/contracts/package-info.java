@@ -1,0 +1,2 @@
+/** The inventory service's published events: records with stable type names, the only part of it other services see. */
+package io.sagaflow.inventory.contracts;
