@@ -13,6 +13,7 @@ public final class PaymentContracts {
     public static EventTypeRegistry.Builder register(EventTypeRegistry.Builder types) {
         return types.registerPublished("PaymentCaptured", PaymentCaptured.class)
                 .registerPublished("PaymentDeclined", PaymentDeclined.class)
-                .registerPublished("PaymentRefunded", PaymentRefunded.class);
+                .registerPublished("PaymentRefunded", PaymentRefunded.class)
+                .registerPublished("RefundNotRequired", RefundNotRequired.class);
     }
 }
