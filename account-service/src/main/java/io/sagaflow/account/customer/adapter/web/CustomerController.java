@@ -1,0 +1,99 @@
+package io.sagaflow.account.customer.adapter.web;
+
+import io.sagaflow.account.customer.application.CustomerService;
+import io.sagaflow.account.customer.application.CustomerView;
+import io.sagaflow.account.customer.application.EmailAlreadyRegisteredException;
+import io.sagaflow.account.customer.application.NewCustomer;
+import io.sagaflow.account.customer.domain.CustomerAlreadyRegisteredException;
+import io.sagaflow.account.customer.domain.CustomerClosedException;
+import io.sagaflow.account.customer.domain.CustomerNotFoundException;
+import io.sagaflow.account.customer.domain.CustomerStatus;
+import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.RequestMetadata;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/**
+ * The customers API. Refusals are RFC 9457 problems with stable codes: {@code CUSTOMER_NOT_FOUND} (404),
+ * {@code EMAIL_ALREADY_REGISTERED} and {@code CUSTOMER_CLOSED} (409), {@code VALIDATION_FAILED},
+ * {@code MALFORMED_REQUEST} and {@code INVALID_PARAMETER} (400).
+ */
+@RestController
+@RequestMapping("/api/customers")
+@Tag(name = "Customers", description = "Register customers and manage their status")
+public class CustomerController {
+
+    private final CustomerService customers;
+
+    public CustomerController(CustomerService customers) {
+        this.customers = customers;
+    }
+
+    @PostMapping
+    @Operation(summary = "Register a customer", description = "201 with Location; 409 EMAIL_ALREADY_REGISTERED")
+    public ResponseEntity<CustomerView> register(
+            @Valid @RequestBody RegisterCustomerRequest request, UriComponentsBuilder uri) {
+        CustomerView created = refusalsAsProblems(() -> customers.register(
+                new NewCustomer(request.email(), request.name(), request.address(), request.phone()),
+                RequestMetadata.current()));
+        return ResponseEntity.created(uri.path("/api/customers/{customerId}")
+                        .buildAndExpand(created.customerId())
+                        .toUri())
+                .body(created);
+    }
+
+    @GetMapping("/{customerId}")
+    @Operation(summary = "Get a customer", description = "404 CUSTOMER_NOT_FOUND")
+    public CustomerView get(@PathVariable UUID customerId) {
+        return customers
+                .find(customerId)
+                .orElseThrow(() -> ApiException.notFound("CUSTOMER_NOT_FOUND", "Customer", customerId));
+    }
+
+    @PatchMapping("/{customerId}/status")
+    @Operation(
+            summary = "Change a customer's status",
+            description = "Same status again changes nothing; 409 CUSTOMER_CLOSED once closed")
+    public CustomerView changeStatus(
+            @PathVariable UUID customerId, @Valid @RequestBody ChangeCustomerStatusRequest request) {
+        return refusalsAsProblems(() -> customers.changeStatus(
+                customerId, CustomerStatus.valueOf(request.status()), request.reason(), RequestMetadata.current()));
+    }
+
+    @GetMapping
+    @Operation(summary = "List the newest customers", description = "Newest first; limit 1..100, default 20")
+    public List<CustomerView> list(@RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
+        return customers.newest(limit);
+    }
+
+    private static <T> T refusalsAsProblems(Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (CustomerNotFoundException e) {
+            throw ApiException.notFound("CUSTOMER_NOT_FOUND", "Customer", e.customerId());
+        } catch (CustomerClosedException e) {
+            throw ApiException.conflict("CUSTOMER_CLOSED", e.getMessage());
+        } catch (EmailAlreadyRegisteredException e) {
+            throw ApiException.conflict("EMAIL_ALREADY_REGISTERED", e.getMessage());
+        } catch (CustomerAlreadyRegisteredException e) {
+            throw new ApiException(HttpStatus.CONFLICT, "CUSTOMER_ALREADY_REGISTERED", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.sagaflow.account.customer.application;
+
+import io.sagaflow.account.contracts.AccountContracts;
+import io.sagaflow.account.contracts.AccountEvent;
+import io.sagaflow.account.customer.domain.ChangeCustomerStatus;
+import io.sagaflow.account.customer.domain.CustomerCommand;
+import io.sagaflow.account.customer.domain.CustomerNotFoundException;
+import io.sagaflow.account.customer.domain.CustomerState;
+import io.sagaflow.account.customer.domain.CustomerStatus;
+import io.sagaflow.account.customer.domain.RegisterCustomer;
+import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import io.sagaflow.framework.eventstore.DeciderRepository;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.projection.ViewCache;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The customer use cases. A registration claims its email and appends {@code CustomerRegistered} in one transaction,
+ * so an email is never claimed without its customer nor registered twice; the view and the outbox row commit with
+ * the event. Reads by id go through the bounded view cache; writes answer from the committed view.
+ */
+public final class CustomerService {
+
+    /** Status changes retried after losing an optimistic-concurrency race, before the conflict reaches the client. */
+    private static final int ATTEMPTS = 3;
+
+    private final DeciderRepository<CustomerCommand, CustomerState, AccountEvent> customers;
+    private final EmailClaims emailClaims;
+    private final CustomerViews views;
+    private final ViewCache<CustomerView> cache;
+    private final TransactionTemplate transactions;
+    private final Supplier<UUID> ids;
+
+    public CustomerService(
+            DeciderRepository<CustomerCommand, CustomerState, AccountEvent> customers,
+            EmailClaims emailClaims,
+            CustomerViews views,
+            ViewCache<CustomerView> cache,
+            TransactionTemplate transactions,
+            Supplier<UUID> ids) {
+        this.customers = customers;
+        this.emailClaims = emailClaims;
+        this.views = views;
+        this.cache = cache;
+        this.transactions = transactions;
+        this.ids = ids;
+    }
+
+    /**
+     * Registers a new, active customer.
+     *
+     * @throws EmailAlreadyRegisteredException if another customer has the email (in any letter case)
+     */
+    public CustomerView register(NewCustomer customer, EventMetadata metadata) {
+        UUID customerId = ids.get();
+        RegisterCustomer command = new RegisterCustomer(
+                customerId,
+                customer.email().strip().toLowerCase(Locale.ROOT),
+                customer.name().strip(),
+                blankToNull(customer.address()),
+                blankToNull(customer.phone()));
+        transactions.executeWithoutResult(status -> {
+            if (!emailClaims.claim(command.email(), customerId)) {
+                throw new EmailAlreadyRegisteredException();
+            }
+            customers.handle(streamOf(customerId), command, metadata);
+        });
+        return committed(customerId);
+    }
+
+    /**
+     * Moves a customer to {@code status}; nothing happens if it already has it.
+     *
+     * @throws CustomerNotFoundException if there is no such customer
+     * @throws io.sagaflow.account.customer.domain.CustomerClosedException if the customer is closed
+     * @throws ConcurrencyConflictException if concurrent changes kept winning the race
+     */
+    public CustomerView changeStatus(UUID customerId, CustomerStatus status, String reason, EventMetadata metadata) {
+        ChangeCustomerStatus command = new ChangeCustomerStatus(customerId, status, blankToNull(reason));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                customers.handle(streamOf(customerId), command, metadata);
+                return committed(customerId);
+            } catch (ConcurrencyConflictException e) {
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The customer {@code customerId}, through the cache. */
+    public Optional<CustomerView> find(UUID customerId) {
+        return cache.get(customerId.toString());
+    }
+
+    /** The {@code limit} newest customers, newest first. */
+    public List<CustomerView> newest(int limit) {
+        return views.newest(limit);
+    }
+
+    private CustomerView committed(UUID customerId) {
+        return views.find(customerId).orElseThrow(() -> new CustomerNotFoundException(customerId));
+    }
+
+    private static String streamOf(UUID customerId) {
+        return AccountContracts.CUSTOMER_STREAM + customerId;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+}

@@ -1,0 +1,319 @@
+package io.sagaflow.account.customer.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The customers API over HTTP, on real PostgreSQL and Hazelcast. */
+@SagaflowIntegrationTest
+class CustomerApiIT {
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    JsonMapper json;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @AfterEach
+    void closeClient() {
+        http.close();
+    }
+
+    @Test
+    void registeringACustomerAnswers201WithLocationAndTheActiveCustomer() throws Exception {
+        String email = uniqueEmail();
+        HttpResponse<String> response = post("/api/customers", """
+                {"email":"%s","name":" Ada Lovelace ","address":"12 St James's Sq","phone":"+44 20 7946 0000"}
+                """.formatted(email.toUpperCase()));
+
+        assertThat(response.statusCode()).isEqualTo(201);
+        Map<String, Object> body = object(response);
+        assertThat(body)
+                .containsOnlyKeys("customerId", "email", "name", "address", "phone", "status", "createdAt", "updatedAt")
+                .containsEntry("email", email)
+                .containsEntry("name", "Ada Lovelace")
+                .containsEntry("address", "12 St James's Sq")
+                .containsEntry("phone", "+44 20 7946 0000")
+                .containsEntry("status", "ACTIVE");
+        UUID id = UUID.fromString((String) body.get("customerId"));
+        Instant createdAt = Instant.parse((String) body.get("createdAt"));
+        assertThat(body.get("updatedAt")).isEqualTo(body.get("createdAt"));
+        assertThat(createdAt)
+                .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
+        assertThat(response.headers().firstValue("Location"))
+                .hasValueSatisfying(location -> assertThat(location).endsWith("/api/customers/" + id));
+
+        HttpResponse<String> fetched =
+                get(URI.create(response.headers().firstValue("Location").orElseThrow())
+                        .getPath());
+        assertThat(fetched.statusCode()).isEqualTo(200);
+        assertThat(object(fetched)).isEqualTo(body);
+    }
+
+    @Test
+    void optionalFieldsMayBeLeftOut() throws Exception {
+        HttpResponse<String> response = register(uniqueEmail());
+        assertThat(response.statusCode()).isEqualTo(201);
+        assertThat(object(response)).containsEntry("address", null).containsEntry("phone", null);
+    }
+
+    @Test
+    void anUnknownCustomerIsA404WithItsCode() throws Exception {
+        HttpResponse<String> response = get("/api/customers/" + UUID.randomUUID());
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(object(response)).containsEntry("code", "CUSTOMER_NOT_FOUND");
+    }
+
+    @Test
+    void aMalformedCustomerIdIsA400() throws Exception {
+        HttpResponse<String> response = get("/api/customers/not-a-uuid");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(object(response)).containsEntry("code", "INVALID_PARAMETER");
+
+        HttpResponse<String> patch = patch("/api/customers/not-a-uuid/status", "{\"status\":\"SUSPENDED\"}");
+        assertThat(patch.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void malformedJsonIsA400() throws Exception {
+        HttpResponse<String> response = post("/api/customers", "{\"email\": \"a@b.c\", ");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(object(response)).containsEntry("code", "MALFORMED_REQUEST");
+
+        HttpResponse<String> empty = post("/api/customers", "");
+        assertThat(empty.statusCode()).isEqualTo(400);
+        assertThat(object(empty)).containsEntry("code", "MALFORMED_REQUEST");
+    }
+
+    @Test
+    void anInvalidEmailOrMissingNameIsA400ListingTheFields() throws Exception {
+        HttpResponse<String> invalidEmail = post("/api/customers", "{\"email\":\"not-an-email\",\"name\":\"Ada\"}");
+        assertThat(invalidEmail.statusCode()).isEqualTo(400);
+        assertThat(object(invalidEmail)).containsEntry("code", "VALIDATION_FAILED");
+        assertThat(invalidEmail.body()).contains("\"field\":\"email\"");
+
+        HttpResponse<String> blank = post("/api/customers", "{\"email\":\" \",\"name\":\"\"}");
+        assertThat(blank.statusCode()).isEqualTo(400);
+        assertThat(blank.body()).contains("\"field\":\"email\"").contains("\"field\":\"name\"");
+
+        HttpResponse<String> longName =
+                post("/api/customers", "{\"email\":\"%s\",\"name\":\"%s\"}".formatted(uniqueEmail(), "n".repeat(201)));
+        assertThat(longName.statusCode()).isEqualTo(400);
+        assertThat(longName.body()).contains("\"field\":\"name\"");
+    }
+
+    @Test
+    void aSecondCustomerWithTheSameEmailInAnyCaseIsA409() throws Exception {
+        String email = uniqueEmail();
+        assertThat(register(email).statusCode()).isEqualTo(201);
+
+        HttpResponse<String> again = register(email.toUpperCase());
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(object(again)).containsEntry("code", "EMAIL_ALREADY_REGISTERED");
+        assertThat(customersWithEmail(email)).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentRegistrationsOfOneEmailCreateExactlyOneCustomer() throws Exception {
+        String email = uniqueEmail();
+        int racers = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<HttpResponse<String>>> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(racers)) {
+            for (int i = 0; i < racers; i++) {
+                String variant = i % 2 == 0 ? email : email.toUpperCase();
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return register(variant);
+                }));
+            }
+            start.countDown();
+            List<Integer> statuses = new ArrayList<>();
+            for (Future<HttpResponse<String>> result : results) {
+                HttpResponse<String> response = result.get(60, TimeUnit.SECONDS);
+                statuses.add(response.statusCode());
+                if (response.statusCode() == 409) {
+                    assertThat(object(response)).containsEntry("code", "EMAIL_ALREADY_REGISTERED");
+                }
+            }
+            assertThat(statuses)
+                    .containsOnly(201, 409)
+                    .filteredOn(status -> status == 201)
+                    .hasSize(1);
+        }
+        assertThat(customersWithEmail(email)).isEqualTo(1);
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from es_event where type = 'CustomerRegistered' and payload->>'email' = ?",
+                        Long.class,
+                        email))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void statusChangesAreServedFreshAndClosedIsFinal() throws Exception {
+        String id = customerId(register(uniqueEmail()));
+        String path = "/api/customers/" + id;
+        assertThat(object(get(path))).containsEntry("status", "ACTIVE");
+
+        HttpResponse<String> suspended =
+                patch(path + "/status", "{\"status\":\"SUSPENDED\",\"reason\":\"chargeback\"}");
+        assertThat(suspended.statusCode()).isEqualTo(200);
+        assertThat(object(suspended)).containsEntry("status", "SUSPENDED").containsEntry("customerId", id);
+        assertThat(object(get(path))).containsEntry("status", "SUSPENDED");
+
+        assertThat(patch(path + "/status", "{\"status\":\"ACTIVE\",\"reason\":\"resolved\"}")
+                        .statusCode())
+                .isEqualTo(200);
+        HttpResponse<String> closed = patch(path + "/status", "{\"status\":\"CLOSED\",\"reason\":\"asked to leave\"}");
+        assertThat(closed.statusCode()).isEqualTo(200);
+        assertThat(object(get(path))).containsEntry("status", "CLOSED");
+
+        HttpResponse<String> reopened = patch(path + "/status", "{\"status\":\"ACTIVE\",\"reason\":\"came back\"}");
+        assertThat(reopened.statusCode()).isEqualTo(409);
+        assertThat(object(reopened)).containsEntry("code", "CUSTOMER_CLOSED");
+        assertThat(object(get(path))).containsEntry("status", "CLOSED");
+        assertThat(statusChangesOf(id)).containsExactly("SUSPENDED", "ACTIVE", "CLOSED");
+    }
+
+    @Test
+    void settingTheCurrentStatusAgainAnswers200WithoutANewEvent() throws Exception {
+        HttpResponse<String> created = register(uniqueEmail());
+        String id = customerId(created);
+
+        HttpResponse<String> same =
+                patch("/api/customers/" + id + "/status", "{\"status\":\"ACTIVE\",\"reason\":\"x\"}");
+        assertThat(same.statusCode()).isEqualTo(200);
+        assertThat(object(same)).isEqualTo(object(created));
+        assertThat(statusChangesOf(id)).isEmpty();
+    }
+
+    @Test
+    void anUnknownOrMissingStatusIsA400AndAnUnknownCustomerA404() throws Exception {
+        String id = customerId(register(uniqueEmail()));
+        for (String body : List.of("{\"status\":\"DELETED\"}", "{\"status\":\"active\"}", "{\"reason\":\"none\"}")) {
+            HttpResponse<String> response = patch("/api/customers/" + id + "/status", body);
+            assertThat(response.statusCode()).as(body).isEqualTo(400);
+            assertThat(object(response)).as(body).containsEntry("code", "VALIDATION_FAILED");
+        }
+        HttpResponse<String> unknown =
+                patch("/api/customers/" + UUID.randomUUID() + "/status", "{\"status\":\"SUSPENDED\"}");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(object(unknown)).containsEntry("code", "CUSTOMER_NOT_FOUND");
+        assertThat(statusChangesOf(id)).isEmpty();
+    }
+
+    @Test
+    void theListShowsTheNewestCustomersFirst() throws Exception {
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            created.add(customerId(register(uniqueEmail())));
+        }
+        HttpResponse<String> response = get("/api/customers?limit=3");
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<Map<String, Object>> listed = json.readValue(response.body(), new TypeReference<>() {});
+        assertThat(listed)
+                .extracting(customer -> customer.get("customerId"))
+                .containsExactly(created.get(2), created.get(1), created.get(0));
+
+        List<Map<String, Object>> byDefault =
+                json.readValue(get("/api/customers").body(), new TypeReference<>() {});
+        assertThat(byDefault).hasSizeBetween(3, 20);
+    }
+
+    @Test
+    void aLimitOutside1To100IsA400() throws Exception {
+        for (String limit : List.of("0", "101", "-1")) {
+            HttpResponse<String> response = get("/api/customers?limit=" + limit);
+            assertThat(response.statusCode()).as(limit).isEqualTo(400);
+            assertThat(object(response)).as(limit).containsEntry("code", "VALIDATION_FAILED");
+        }
+        HttpResponse<String> notANumber = get("/api/customers?limit=many");
+        assertThat(notANumber.statusCode()).isEqualTo(400);
+        assertThat(object(notANumber)).containsEntry("code", "INVALID_PARAMETER");
+        assertThat(get("/api/customers?limit=100").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTheCustomersApi() throws Exception {
+        HttpResponse<String> response = get("/v3/api-docs");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("/api/customers").contains("/api/customers/{customerId}/status");
+    }
+
+    private long customersWithEmail(String email) {
+        return jdbc.queryForObject("select count(*) from customer_view where email = ?", Long.class, email);
+    }
+
+    private List<String> statusChangesOf(String customerId) {
+        return jdbc.queryForList(
+                "select payload->>'status' from es_event where stream_id = ? and type = 'CustomerStatusChanged'"
+                        + " order by version",
+                String.class,
+                "customer-" + customerId);
+    }
+
+    private static String uniqueEmail() {
+        return "c-" + UUID.randomUUID() + "@example.com";
+    }
+
+    private HttpResponse<String> register(String email) throws Exception {
+        return post("/api/customers", "{\"email\":\"%s\",\"name\":\"Customer\"}".formatted(email));
+    }
+
+    private String customerId(HttpResponse<String> created) {
+        assertThat(created.statusCode()).isEqualTo(201);
+        return (String) object(created).get("customerId");
+    }
+
+    private Map<String, Object> object(HttpResponse<String> response) {
+        return json.readValue(response.body(), new TypeReference<>() {});
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return http.send(
+                request(path).POST(BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> patch(String path, String body) throws Exception {
+        return http.send(
+                request(path).method("PATCH", BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json");
+    }
+}
