@@ -1,0 +1,210 @@
+package io.sagaflow.order;
+
+import com.hazelcast.config.EventJournalConfig;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sagaflow.account.contracts.AccountContracts;
+import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
+import io.sagaflow.framework.hazelcast.ServiceCluster;
+import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
+import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.inventory.contracts.InventoryContracts;
+import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
+import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaLifecycle;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaNames;
+import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
+import io.sagaflow.order.fulfilment.adapter.postgres.SagaViewProjection;
+import io.sagaflow.order.fulfilment.adapter.web.AuditController;
+import io.sagaflow.order.fulfilment.application.SagaFeed;
+import io.sagaflow.order.fulfilment.application.SagaRunner;
+import io.sagaflow.order.fulfilment.application.SagaView;
+import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
+import io.sagaflow.order.fulfilment.domain.SagaFact;
+import io.sagaflow.order.ordering.adapter.postgres.OrderQueries;
+import io.sagaflow.order.ordering.adapter.postgres.OrderViewProjection;
+import io.sagaflow.order.ordering.application.OrderPlacement;
+import io.sagaflow.order.ordering.application.OrderView;
+import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
+import io.sagaflow.order.ordering.domain.OrderPricing;
+import io.sagaflow.payment.contracts.PaymentContracts;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Wires the order service: its event types, views, the saga's Hazelcast structures, job and feed. */
+@Configuration(proxyBeanMethods = false)
+class OrderServiceConfiguration {
+
+    @Bean
+    EventTypeRegistry eventTypeRegistry() {
+        EventTypeRegistry.Builder types = EventTypeRegistry.builder();
+        OrderContracts.register(types);
+        InventoryContracts.register(types);
+        PaymentContracts.register(types);
+        AccountContracts.register(types);
+        return types.registerPublished("OrderCancellationRequested", OrderCancellationRequested.class)
+                .register("StockReservationConfirmed", SagaFact.StockReservationConfirmed.class)
+                .register("StockReservationRejected", SagaFact.StockReservationRejected.class)
+                .register("PaymentCaptureConfirmed", SagaFact.PaymentCaptureConfirmed.class)
+                .register("PaymentRejected", SagaFact.PaymentRejected.class)
+                .register("CompensationStarted", SagaFact.CompensationStarted.class)
+                .register("StockReleaseConfirmed", SagaFact.StockReleaseConfirmed.class)
+                .register("RefundConfirmed", SagaFact.RefundConfirmed.class)
+                .register("CompensationRetried", SagaFact.CompensationRetried.class)
+                .register("CompensationFailed", SagaFact.CompensationFailed.class)
+                .register("SagaDiscarded", SagaFact.SagaDiscarded.class)
+                .build();
+    }
+
+    /** The saga's maps: the inbox journals every message; inbox and timers never evict (they drain themselves). */
+    @Bean
+    ServiceClusterCustomizer sagaStructures(
+            @Value("${sagaflow.order.saga.inbox-journal-capacity:200000}") int journal) {
+        return config -> {
+            config.getMapConfig(SagaNames.INBOX)
+                    .setBackupCount(1)
+                    .setTimeToLiveSeconds(3_600)
+                    .setEventJournalConfig(new EventJournalConfig()
+                            .setEnabled(true)
+                            .setCapacity(journal)
+                            .setTimeToLiveSeconds(3_600))
+                    .getEvictionConfig()
+                    .setEvictionPolicy(EvictionPolicy.NONE);
+            config.getMapConfig(SagaNames.DEADLINES)
+                    .setBackupCount(1)
+                    .getEvictionConfig()
+                    .setEvictionPolicy(EvictionPolicy.NONE);
+            // Deadlines fire from expiry: look for expired entries every second, across all of them.
+            config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
+            config.setProperty("hazelcast.internal.map.expiration.cleanup.percentage", "100");
+        };
+    }
+
+    @Bean
+    ViewCache<OrderView> orderViewCache(@ServiceCluster HazelcastInstance member, JsonMapper json) {
+        return new ViewCache<>(member, SagaNames.ORDER_VIEWS, json, OrderView.class);
+    }
+
+    @Bean
+    ViewCache<SagaView> sagaViewCache(@ServiceCluster HazelcastInstance member, JsonMapper json) {
+        return new ViewCache<>(member, SagaNames.SAGA_VIEWS, json, SagaView.class);
+    }
+
+    @Bean
+    OrderQueries orderQueries(JdbcTemplate jdbc, JsonMapper json) {
+        return new OrderQueries(jdbc, json);
+    }
+
+    @Bean
+    SagaQueries sagaQueries(JdbcTemplate jdbc, JsonMapper json) {
+        return new SagaQueries(jdbc, json);
+    }
+
+    @Bean
+    ServiceClusterCustomizer orderViewLoading(
+            OrderQueries orders,
+            SagaQueries sagas,
+            JsonMapper json,
+            @Value("${sagaflow.order.view-cache-size:20000}") int size) {
+        MapLimits limits = new MapLimits(size, Duration.ofMinutes(30), 1);
+        ServiceClusterCustomizer orderViews = ViewCache.loadThrough(
+                SagaNames.ORDER_VIEWS, limits, json, id -> orders.find(java.util.UUID.fromString(id)));
+        ServiceClusterCustomizer sagaViews = ViewCache.loadThrough(
+                SagaNames.SAGA_VIEWS, limits, json, id -> sagas.find(java.util.UUID.fromString(id)));
+        return config -> {
+            orderViews.customize(config);
+            sagaViews.customize(config);
+        };
+    }
+
+    @Bean
+    OrderViewProjection orderViewProjection(JsonMapper json, ViewCache<OrderView> cache) {
+        return new OrderViewProjection(json, cache);
+    }
+
+    @Bean
+    SagaViewProjection sagaViewProjection(JsonMapper json, ViewCache<SagaView> cache) {
+        return new SagaViewProjection(json, cache);
+    }
+
+    @Bean
+    OrderPlacement orderPlacement(
+            EventStore events,
+            CatalogCopies catalog,
+            Clock clock,
+            @Value("${sagaflow.order.tax-rate:0.08}") BigDecimal taxRate,
+            @Value("${sagaflow.order.saga.timeout:30s}") Duration sagaTimeout) {
+        return new OrderPlacement(events, catalog, new OrderPricing(taxRate), sagaTimeout, clock);
+    }
+
+    @Bean
+    OrderFulfilmentSaga orderFulfilmentSaga(
+            @Value("${sagaflow.order.saga.compensation-timeout:15s}") Duration compensationTimeout,
+            @Value("${sagaflow.order.saga.max-compensation-attempts:3}") int attempts) {
+        return new OrderFulfilmentSaga(compensationTimeout, attempts);
+    }
+
+    @Bean
+    HazelcastSagaInbox sagaInbox(@ServiceCluster HazelcastInstance member) {
+        return new HazelcastSagaInbox(member);
+    }
+
+    @Bean
+    HazelcastSagaDeadlines sagaDeadlines(@ServiceCluster HazelcastInstance member, HazelcastSagaInbox inbox) {
+        return new HazelcastSagaDeadlines(member, inbox);
+    }
+
+    @Bean
+    SagaRunner sagaRunner(
+            EventStore events,
+            TransactionTemplate sagaflowTransactionTemplate,
+            OrderFulfilmentSaga saga,
+            HazelcastSagaDeadlines deadlines,
+            HazelcastSagaInbox inbox,
+            Clock clock,
+            MeterRegistry meters) {
+        return new SagaRunner(events, sagaflowTransactionTemplate, saga, deadlines, inbox, clock, meters);
+    }
+
+    @Bean
+    SagaLifecycle sagaLifecycle(
+            @ServiceCluster HazelcastInstance member,
+            SagaRunner runner,
+            HazelcastSagaDeadlines deadlines,
+            @Value("${sagaflow.order.saga.parallelism:4}") int parallelism) {
+        return new SagaLifecycle(member, runner, deadlines, parallelism);
+    }
+
+    @Bean
+    SagaFeed sagaFeed(EventSubscriber subscriber, HazelcastSagaInbox inbox) {
+        return new SagaFeed(subscriber, inbox);
+    }
+
+    @Bean
+    AuditController auditController(
+            JdbcTemplate jdbc,
+            JsonMapper json,
+            SagaQueries sagas,
+            @Value("${sagaflow.order.audit.inventory-url:http://127.0.0.1:8082}") String inventoryUrl,
+            @Value("${sagaflow.order.audit.payment-url:http://127.0.0.1:8084}") String paymentUrl) {
+        return new AuditController(jdbc, json, sagas, inventoryUrl, paymentUrl);
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+}

@@ -1,0 +1,2 @@
+/** The copies' tables and queries. */
+package io.sagaflow.order.catalog.adapter.postgres;

@@ -1,0 +1,2 @@
+/** Keeps the copies current from the shared topic. */
+package io.sagaflow.order.catalog.application;

@@ -1,0 +1,98 @@
+package io.sagaflow.order.fulfilment.adapter.hazelcast;
+
+import com.hazelcast.core.EntryEventType;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.config.JobConfig;
+import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.pipeline.JournalInitialPosition;
+import com.hazelcast.jet.pipeline.Pipeline;
+import com.hazelcast.jet.pipeline.ServiceFactories;
+import com.hazelcast.jet.pipeline.ServiceFactory;
+import com.hazelcast.jet.pipeline.Sink;
+import com.hazelcast.jet.pipeline.Sinks;
+import com.hazelcast.jet.pipeline.Sources;
+import com.hazelcast.jet.pipeline.StreamSource;
+import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
+import io.sagaflow.order.fulfilment.application.SagaRunner;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
+ * member its own partitions), groups the messages by order id so one order's messages are handled one at a time, in
+ * order, and hands each to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
+ * second: after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
+ * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
+ */
+public final class SagaJob {
+
+    private static final Map<String, SagaRunner> RUNNERS = new ConcurrentHashMap<>();
+
+    private SagaJob() {}
+
+    /** An inbox message as the job carries it. */
+    public record InboxItem(InboxKey key, SagaInboxEntry entry) implements Serializable {}
+
+    /** The pipeline, from its source and sink, so a test can feed it. */
+    public static Pipeline pipeline(
+            StreamSource<InboxItem> inbox, ServiceFactory<?, SagaRunner> runners, Sink<Object> done, int parallelism) {
+        Pipeline pipeline = Pipeline.create();
+        pipeline.readFrom(inbox)
+                .withoutTimestamps()
+                .groupingKey(item -> item.key().orderId())
+                .<SagaRunner, Object>mapUsingService(
+                        runners,
+                        (runner, orderId, item) ->
+                                runner.handleSafely(item.key().messageId(), item.entry()))
+                .setLocalParallelism(parallelism)
+                .writeTo(done);
+        return pipeline;
+    }
+
+    /** The inbox's journal: every message added, from the oldest still held. */
+    public static StreamSource<InboxItem> inboxJournal() {
+        return Sources.<InboxItem, InboxKey, SagaInboxEntry>mapJournal(
+                SagaNames.INBOX,
+                JournalInitialPosition.START_FROM_OLDEST,
+                event -> new InboxItem(event.getKey(), event.getNewValue()),
+                event -> event.getType() == EntryEventType.ADDED);
+    }
+
+    /** The runner of whichever member a processor runs on. */
+    public static ServiceFactory<?, SagaRunner> memberRunners() {
+        return ServiceFactories.sharedService(
+                        context -> awaitRunner(context.hazelcastInstance().getName()))
+                .toNonCooperative();
+    }
+
+    /** A member that just joined may get the job before its application context registered the runner. */
+    private static SagaRunner awaitRunner(String member) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        SagaRunner runner;
+        while ((runner = RUNNERS.get(member)) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no saga runner on member " + member);
+            }
+            Thread.sleep(50);
+        }
+        return runner;
+    }
+
+    /** Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs. */
+    public static Job start(HazelcastInstance member, SagaRunner runner, int parallelism) {
+        RUNNERS.put(member.getName(), runner);
+        JobConfig config = new JobConfig()
+                .setName(SagaNames.JOB)
+                .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
+                .setSnapshotIntervalMillis(1_000);
+        return member.getJet()
+                .newJobIfAbsent(pipeline(inboxJournal(), memberRunners(), Sinks.noop(), parallelism), config);
+    }
+
+    /** Forgets {@code member}'s runner (on shutdown). */
+    public static void stop(HazelcastInstance member) {
+        RUNNERS.remove(member.getName());
+    }
+}

@@ -1,0 +1,75 @@
+package io.sagaflow.order.fulfilment.adapter.postgres;
+
+import io.sagaflow.order.fulfilment.application.SagaView;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Reads {@code saga_view}. */
+public class SagaQueries {
+
+    private static final String COLUMNS =
+            "saga_id, status, current_step, steps::text, started_at, completed_at, deadline, failure_reason";
+    private static final TypeReference<List<SagaView.Step>> STEPS = new TypeReference<>() {};
+
+    private final JdbcTemplate jdbc;
+    private final JsonMapper json;
+
+    public SagaQueries(JdbcTemplate jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    public Optional<SagaView> find(UUID sagaId) {
+        return jdbc.query("select " + COLUMNS + " from saga_view where saga_id = ?", this::row, sagaId).stream()
+                .findFirst();
+    }
+
+    /** The newest sagas, of one status or of any. */
+    public List<SagaView> list(String status, int limit) {
+        return status == null
+                ? jdbc.query("select " + COLUMNS + " from saga_view order by started_at desc limit ?", this::row, limit)
+                : jdbc.query(
+                        "select " + COLUMNS + " from saga_view where status = ? order by started_at desc limit ?",
+                        this::row,
+                        status,
+                        limit);
+    }
+
+    /** How many sagas are in each status. */
+    public List<StatusCount> countByStatus() {
+        return jdbc.query(
+                "select status, count(*) from saga_view group by status order by status",
+                (rs, n) -> new StatusCount(rs.getString(1), rs.getLong(2)));
+    }
+
+    /**
+     * Sagas per status.
+     *
+     * @param status a {@code SagaStatus} name
+     * @param count how many
+     */
+    public record StatusCount(String status, long count) {}
+
+    private SagaView row(ResultSet rs, int n) throws SQLException {
+        Instant started = rs.getTimestamp(5).toInstant();
+        Instant completed =
+                rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant();
+        return new SagaView(
+                rs.getObject(1, UUID.class),
+                rs.getString(2),
+                rs.getString(3),
+                json.readValue(rs.getString(4), STEPS),
+                started,
+                completed,
+                completed == null ? null : completed.toEpochMilli() - started.toEpochMilli(),
+                rs.getTimestamp(7) == null ? null : rs.getTimestamp(7).toInstant(),
+                rs.getString(8));
+    }
+}

@@ -1,0 +1,88 @@
+package io.sagaflow.order.fulfilment.application;
+
+import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.inventory.contracts.StockReleased;
+import io.sagaflow.inventory.contracts.StockReservationFailed;
+import io.sagaflow.inventory.contracts.StockReserved;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.fulfilment.domain.SagaMessage;
+import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
+import io.sagaflow.payment.contracts.PaymentCaptured;
+import io.sagaflow.payment.contracts.PaymentDeclined;
+import io.sagaflow.payment.contracts.PaymentRefunded;
+import io.sagaflow.payment.contracts.RefundNotRequired;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Consumer {@code order.saga}: turns the events sagas react to (the order's own placement and cancellation requests,
+ * inventory's and payment's answers) into saga messages in the inbox, keyed by event id, exactly once per event.
+ */
+public class SagaFeed implements SmartLifecycle {
+
+    private final EventSubscriber subscriber;
+    private final SagaInbox inbox;
+    private volatile Subscription subscription;
+
+    public SagaFeed(EventSubscriber subscriber, SagaInbox inbox) {
+        this.subscriber = subscriber;
+        this.inbox = inbox;
+    }
+
+    /** The saga message an event means, or null if sagas do not care. */
+    static SagaMessage toMessage(Object event) {
+        return switch (event) {
+            case OrderPlaced placed -> new SagaMessage.OrderWasPlaced(placed.orderId());
+            case OrderCancellationRequested cancel ->
+                new SagaMessage.CancellationRequested(cancel.orderId(), cancel.reason(), cancel.cancelledBy());
+            case StockReserved reserved -> new SagaMessage.StockWasReserved(reserved.orderId());
+            case StockReservationFailed failed ->
+                new SagaMessage.StockWasNotReserved(failed.orderId(), failed.code(), failed.reason());
+            case StockReleased released -> new SagaMessage.StockWasReleased(released.orderId());
+            case PaymentCaptured captured ->
+                new SagaMessage.PaymentWasCaptured(captured.orderId(), captured.paymentId(), captured.amount());
+            case PaymentDeclined declined ->
+                new SagaMessage.PaymentWasDeclined(declined.orderId(), declined.code(), declined.reason());
+            case PaymentRefunded refunded -> new SagaMessage.PaymentWasSettled(refunded.orderId(), true);
+            case RefundNotRequired none -> new SagaMessage.PaymentWasSettled(none.orderId(), false);
+            default -> null;
+        };
+    }
+
+    private void feed(EventEnvelope<Object> event) {
+        SagaMessage message = toMessage(event.payload());
+        if (message != null) {
+            inbox.add(
+                    event.eventId().toString(),
+                    message.orderId(),
+                    SagaInboxEntry.of(message, EventMetadata.causedBy(event)));
+        }
+    }
+
+    @Override
+    public void start() {
+        subscription = subscriber.subscribe("order.saga", this::feed);
+    }
+
+    @Override
+    public void stop() {
+        Subscription current = subscription;
+        if (current != null) {
+            current.cancel();
+            subscription = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return subscription != null;
+    }
+
+    @Override
+    public int getPhase() {
+        // Feed only once the saga job runs (phase 0); stop feeding before it stops.
+        return 1;
+    }
+}

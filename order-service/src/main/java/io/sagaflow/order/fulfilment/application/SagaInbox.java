@@ -1,0 +1,13 @@
+package io.sagaflow.order.fulfilment.application;
+
+import java.util.UUID;
+
+/** Where messages for sagas wait until the saga job handles them, partitioned by order id. */
+public interface SagaInbox {
+
+    /** Adds a message under {@code messageId}; adding the same id again has no further effect. */
+    void add(String messageId, UUID orderId, SagaInboxEntry entry);
+
+    /** Removes a handled message. */
+    void remove(String messageId, UUID orderId);
+}

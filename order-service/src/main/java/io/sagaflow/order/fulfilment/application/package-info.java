@@ -1,0 +1,2 @@
+/** Runs the saga: turns inbox messages into recorded decisions, arms and clears deadlines. */
+package io.sagaflow.order.fulfilment.application;

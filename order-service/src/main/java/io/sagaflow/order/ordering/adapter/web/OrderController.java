@@ -1,0 +1,112 @@
+package io.sagaflow.order.ordering.adapter.web;
+
+import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.RequestMetadata;
+import io.sagaflow.order.ordering.adapter.postgres.OrderQueries;
+import io.sagaflow.order.ordering.application.OrderPlacement;
+import io.sagaflow.order.ordering.application.OrderPlacement.PlaceOrder;
+import io.sagaflow.order.ordering.application.OrderPlacement.RequestedLine;
+import io.sagaflow.order.ordering.application.OrderView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.http.ResponseEntity;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/orders}: place, read and cancel orders. */
+@RestController
+@Validated
+@RequestMapping("/api/orders")
+@Tag(name = "Orders")
+public class OrderController {
+
+    /** A new order. */
+    public record PlaceOrderRequest(
+            @NotNull UUID customerId,
+            @NotEmpty @Size(max = 100) List<@Valid @NotNull LineItemRequest> lineItems,
+            @NotBlank @Size(max = 500) String shippingAddress) {}
+
+    /** One line of a new order; without a unit price the catalogue price applies. */
+    public record LineItemRequest(
+            @NotNull UUID productId,
+            @Positive @Max(10_000) int quantity,
+            @DecimalMin(value = "0.01") BigDecimal unitPrice) {}
+
+    /** Why and by whom an order is cancelled. */
+    public record CancelOrderRequest(
+            @NotBlank @Size(max = 500) String reason,
+            @Size(max = 100) String cancelledBy) {}
+
+    private final OrderPlacement placement;
+    private final OrderQueries queries;
+    private final ViewCache<OrderView> cache;
+
+    public OrderController(OrderPlacement placement, OrderQueries queries, ViewCache<OrderView> cache) {
+        this.placement = placement;
+        this.queries = queries;
+        this.cache = cache;
+    }
+
+    @PostMapping
+    @Operation(summary = "Place an order: PENDING until its saga confirms or cancels it")
+    ResponseEntity<OrderView> place(@Valid @RequestBody PlaceOrderRequest request) {
+        OrderView placed = placement.place(
+                new PlaceOrder(
+                        request.customerId(),
+                        request.lineItems().stream()
+                                .map(l -> new RequestedLine(l.productId(), l.quantity(), l.unitPrice()))
+                                .toList(),
+                        request.shippingAddress()),
+                RequestMetadata.current());
+        return ResponseEntity.created(URI.create("/api/orders/" + placed.orderId()))
+                .body(placed);
+    }
+
+    @GetMapping("/{orderId}")
+    @Operation(summary = "An order with its current status (and the reason, once cancelled)")
+    OrderView get(@PathVariable UUID orderId) {
+        return cache.get(orderId.toString())
+                .orElseThrow(() -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
+    }
+
+    @GetMapping("/customer/{customerId}")
+    @Operation(summary = "A customer's orders, newest first")
+    List<OrderView> ofCustomer(
+            @PathVariable UUID customerId, @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
+        return queries.ofCustomer(customerId, limit);
+    }
+
+    @PatchMapping("/{orderId}/cancel")
+    @Operation(summary = "Ask to cancel a pending order; its saga undoes what was done, then cancels it")
+    OrderView cancel(@PathVariable UUID orderId, @Valid @RequestBody CancelOrderRequest request) {
+        OrderView order =
+                queries.find(orderId).orElseThrow(() -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
+        placement.requestCancellation(
+                order,
+                request.reason(),
+                request.cancelledBy() == null ? "customer" : request.cancelledBy(),
+                RequestMetadata.current());
+        return order;
+    }
+}

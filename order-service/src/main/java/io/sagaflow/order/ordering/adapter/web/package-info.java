@@ -1,0 +1,2 @@
+/** The orders REST API. */
+package io.sagaflow.order.ordering.adapter.web;

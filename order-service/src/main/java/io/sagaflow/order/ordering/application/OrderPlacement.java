@@ -1,0 +1,124 @@
+package io.sagaflow.order.ordering.application;
+
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
+import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies.ProductCopy;
+import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.contracts.OrderLine;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
+import io.sagaflow.order.ordering.domain.OrderPricing;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Places and cancels orders. Placing checks the customer and products against the order service's copies, prices
+ * the order and appends {@link OrderPlaced} (saga step 1): from there the saga runs on events alone.
+ */
+public class OrderPlacement {
+
+    /** What a client asks for. */
+    public record PlaceOrder(UUID customerId, List<RequestedLine> lines, String shippingAddress) {}
+
+    /** A requested line; {@code unitPrice} may be null to take the catalogue price. */
+    public record RequestedLine(UUID productId, int quantity, BigDecimal unitPrice) {}
+
+    private final EventStore events;
+    private final CatalogCopies catalog;
+    private final OrderPricing pricing;
+    private final Duration sagaTimeout;
+    private final Clock clock;
+
+    public OrderPlacement(
+            EventStore events, CatalogCopies catalog, OrderPricing pricing, Duration sagaTimeout, Clock clock) {
+        this.events = events;
+        this.catalog = catalog;
+        this.pricing = pricing;
+        this.sagaTimeout = sagaTimeout;
+        this.clock = clock;
+    }
+
+    public static String streamOf(UUID orderId) {
+        return OrderContracts.ORDER_STREAM + orderId;
+    }
+
+    /** Places the order; returns what was placed. */
+    public OrderView place(PlaceOrder order, EventMetadata metadata) {
+        String status = catalog.customerStatus(order.customerId())
+                .orElseThrow(() -> ApiException.unprocessable(
+                        "CUSTOMER_NOT_FOUND", "Customer " + order.customerId() + " is not known"));
+        if (!"ACTIVE".equals(status)) {
+            throw ApiException.unprocessable(
+                    "CUSTOMER_NOT_ACTIVE", "Customer " + order.customerId() + " is " + status + " and cannot order");
+        }
+        Map<UUID, ProductCopy> products = catalog.products(
+                order.lines().stream().map(RequestedLine::productId).distinct().toList());
+        List<OrderLine> lines = new ArrayList<>();
+        for (RequestedLine line : order.lines()) {
+            ProductCopy product = products.get(line.productId());
+            if (product == null) {
+                throw ApiException.unprocessable("PRODUCT_NOT_FOUND", "Product " + line.productId() + " is not known");
+            }
+            BigDecimal unitPrice = line.unitPrice() == null ? product.price() : line.unitPrice();
+            lines.add(new OrderLine(line.productId(), line.quantity(), unitPrice.setScale(2, RoundingMode.HALF_EVEN)));
+        }
+        OrderPricing.Totals totals = pricing.price(lines);
+        UUID orderId = UUID.randomUUID();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        OrderPlaced placed = new OrderPlaced(
+                orderId,
+                order.customerId(),
+                List.copyOf(lines),
+                totals.subtotal(),
+                totals.tax(),
+                totals.total(),
+                order.shippingAddress(),
+                now.plus(sagaTimeout));
+        events.append(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata);
+        return new OrderView(
+                orderId,
+                orderId,
+                order.customerId(),
+                lines.stream()
+                        .map(l -> new OrderView.LineItem(
+                                l.productId(), l.quantity(), l.unitPrice(), OrderPricing.lineTotal(l)))
+                        .toList(),
+                totals.subtotal(),
+                totals.tax(),
+                totals.total(),
+                order.shippingAddress(),
+                "PENDING",
+                null,
+                null,
+                null,
+                now,
+                now);
+    }
+
+    /** Asks the saga to cancel a pending order; the saga decides what to undo. */
+    public void requestCancellation(OrderView order, String reason, String cancelledBy, EventMetadata metadata) {
+        switch (order.status()) {
+            case "CONFIRMED" ->
+                throw ApiException.conflict("ORDER_ALREADY_CONFIRMED", "Order " + order.orderId() + " is confirmed");
+            case "CANCELLED" ->
+                throw ApiException.conflict("ORDER_ALREADY_CANCELLED", "Order " + order.orderId() + " is cancelled");
+            default ->
+                events.append(
+                        streamOf(order.orderId()),
+                        ExpectedVersion.any(),
+                        List.of(new OrderCancellationRequested(order.orderId(), reason, cancelledBy)),
+                        metadata);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** Orders: placing, cancelling and reading them. */
+package io.sagaflow.order.ordering;

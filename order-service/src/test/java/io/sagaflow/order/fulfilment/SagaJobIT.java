@@ -1,0 +1,327 @@
+package io.sagaflow.order.fulfilment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sagaflow.framework.messaging.CheckpointStore;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The order service's saga on its real Jet job, inbox, deadline timers, outbox and shared topic, with inventory and
+ * payment played by this test through the topic (the system tests run the real ones). What the order service
+ * publishes is read off the topic; what the participants would answer is published onto it.
+ */
+@SagaflowIntegrationTest
+@TestPropertySource(
+        properties = {
+            "sagaflow.order.saga.timeout=3s",
+            "sagaflow.order.saga.compensation-timeout=1s",
+            "sagaflow.order.saga.max-compensation-attempts=2",
+            "sagaflow.outbox.poll-interval=20ms"
+        })
+class SagaJobIT {
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    ReliableTopicEventBus bus;
+
+    @Autowired
+    JsonMapper json;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<EventMessage> published = new CopyOnWriteArrayList<>();
+    private Subscription listening;
+    private UUID customer;
+    private UUID product;
+
+    @BeforeEach
+    void setUp() {
+        listening = bus.subscribe("test-observer-" + UUID.randomUUID(), new Checkpoints(), published::add);
+        customer = UUID.randomUUID();
+        product = UUID.randomUUID();
+        answer(
+                "customer-" + customer,
+                "CustomerRegistered",
+                Map.of(
+                        "customerId",
+                        customer,
+                        "email",
+                        customer + "@example.com",
+                        "name",
+                        "Ada",
+                        "address",
+                        "x",
+                        "phone",
+                        "y"));
+        answer(
+                "product-" + product,
+                "ProductCreated",
+                Map.of(
+                        "productId",
+                        product,
+                        "sku",
+                        "SKU-" + product,
+                        "name",
+                        "Widget",
+                        "description",
+                        "",
+                        "price",
+                        10.00,
+                        "quantityOnHand",
+                        100,
+                        "category",
+                        "tools"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> placeOrder().statusCode() != 422);
+    }
+
+    @AfterEach
+    void tearDown() {
+        listening.cancel();
+    }
+
+    @Test
+    void aReservedAndCapturedOrderIsConfirmedAndItsSagaShowsEveryStep() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        String correlation = awaitPublished("OrderPlaced", order).correlationId();
+        answerIn(
+                correlation,
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        EventMessage paymentRequested = awaitPublished("PaymentRequested", order);
+        assertThat(json.readTree(paymentRequested.payload()).get("amount").decimalValue())
+                .isEqualByComparingTo("21.60");
+        answer(
+                "payment-" + order,
+                "PaymentCaptured",
+                Map.of("paymentId", UUID.randomUUID(), "orderId", order, "customerId", customer, "amount", 21.60));
+
+        awaitStatus(order, "CONFIRMED");
+        JsonNode saga = get("/api/sagas/" + order);
+        assertThat(saga.get("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(saga.get("steps").findValuesAsString("name"))
+                .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT", "CONFIRM_ORDER");
+        assertThat(saga.get("durationMs").asLong()).isPositive();
+        assertThat(paymentRequested.correlationId())
+                .as("one correlation id across the saga")
+                .isEqualTo(correlation);
+    }
+
+    @Test
+    void aDeclinedPaymentReleasesTheStockAndCancelsTheOrderWithTheReason() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        answer(
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        awaitPublished("PaymentRequested", order);
+        answer(
+                "payment-" + order,
+                "PaymentDeclined",
+                Map.of(
+                        "paymentId",
+                        UUID.randomUUID(),
+                        "orderId",
+                        order,
+                        "customerId",
+                        customer,
+                        "amount",
+                        21.60,
+                        "code",
+                        "AMOUNT_ABOVE_LIMIT",
+                        "reason",
+                        "over the limit"));
+        awaitPublished("StockReleaseRequested", order);
+        assertThat(get("/api/orders/" + order).get("status").asString()).isEqualTo("PENDING");
+        answer("reservation-" + order, "StockReleased", Map.of("orderId", order, "lines", List.of(), "reason", "x"));
+
+        JsonNode cancelled = awaitStatus(order, "CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("AMOUNT_ABOVE_LIMIT");
+        assertThat(cancelled.get("cancellationReason").asString()).isEqualTo("over the limit");
+        assertThat(published.stream()
+                        .filter(m -> m.type().equals("RefundRequested")
+                                && m.streamId().equals("order-" + order)))
+                .isEmpty();
+    }
+
+    @Test
+    void aSilentParticipantIsCompensatedAtTheDeadline_andAnUnansweredCompensationIsQuarantined() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        Instant placedAt = Instant.now();
+        EventMessage release = awaitPublished("StockReleaseRequested", order);
+        assertThat(Duration.between(placedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        assertThat(get("/api/sagas/" + order).get("status").asString()).isEqualTo("COMPENSATING");
+        assertThat(release.payload()).contains("deadline");
+
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "COMPENSATION_FAILED"
+                        .equals(get("/api/sagas/" + order).get("status").asString()));
+        assertThat(published.stream()
+                        .filter(m -> m.type().equals("StockReleaseRequested")
+                                && m.streamId().equals("order-" + order)))
+                .hasSize(2);
+        assertThat(get("/api/admin/sagas/quarantined").findValuesAsString("sagaId"))
+                .contains(order.toString());
+
+        // The participant comes back and confirms: the quarantined saga heals itself.
+        answer("reservation-" + order, "StockReleased", Map.of("orderId", order, "lines", List.of(), "reason", "x"));
+        JsonNode cancelled = awaitStatus(order, "CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("DEADLINE_EXCEEDED");
+    }
+
+    @Test
+    void aCustomerCancellationUndoesTheReservation() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        answer(
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        awaitPublished("PaymentRequested", order);
+        HttpResponse<String> cancel = send(
+                "PATCH",
+                "/api/orders/" + order + "/cancel",
+                "{\"reason\":\"changed my mind\",\"cancelledBy\":\"customer\"}");
+        assertThat(cancel.statusCode()).isEqualTo(200);
+        awaitPublished("StockReleaseRequested", order);
+        awaitPublished("RefundRequested", order);
+        answer("reservation-" + order, "StockReleased", Map.of("orderId", order, "lines", List.of(), "reason", "x"));
+        answer("payment-refund-" + order, "RefundNotRequired", Map.of("orderId", order, "reason", "nothing captured"));
+
+        JsonNode cancelled = awaitStatus(order, "CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("CANCELLED_BY_CUSTOMER");
+        assertThat(send("PATCH", "/api/orders/" + order + "/cancel", "{\"reason\":\"again\"}")
+                        .statusCode())
+                .isEqualTo(409);
+    }
+
+    @Test
+    void badOrdersAreRejectedWithProblemDetails() throws Exception {
+        assertThat(send(
+                                "POST",
+                                "/api/orders",
+                                "{\"customerId\":\"" + customer + "\",\"lineItems\":[]," + "\"shippingAddress\":\"x\"}")
+                        .statusCode())
+                .isEqualTo(400);
+        HttpResponse<String> unknownProduct = send(
+                "POST",
+                "/api/orders",
+                "{\"customerId\":\"" + customer
+                        + "\",\"lineItems\":[{\"productId\":\"" + UUID.randomUUID() + "\",\"quantity\":1}],"
+                        + "\"shippingAddress\":\"x\"}");
+        assertThat(unknownProduct.statusCode()).isEqualTo(422);
+        assertThat(unknownProduct.body()).contains("PRODUCT_NOT_FOUND");
+        assertThat(send("GET", "/api/orders/" + UUID.randomUUID(), null).statusCode())
+                .isEqualTo(404);
+        assertThat(send("GET", "/api/sagas/not-a-uuid", null).statusCode()).isEqualTo(400);
+        assertThat(send("GET", "/api/sagas?status=NOPE", null).statusCode()).isEqualTo(400);
+    }
+
+    private HttpResponse<String> placeOrder() throws Exception {
+        return send(
+                "POST",
+                "/api/orders",
+                "{\"customerId\":\"" + customer + "\",\"lineItems\":[{\"productId\":\"" + product
+                        + "\",\"quantity\":2}],\"shippingAddress\":\"1 Main St\"}");
+    }
+
+    private UUID orderIdOf(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        JsonNode body = json.readTree(response.body());
+        assertThat(body.get("status").asString()).isEqualTo("PENDING");
+        assertThat(body.get("total").decimalValue()).isEqualByComparingTo("21.60");
+        return UUID.fromString(body.get("orderId").asString());
+    }
+
+    private JsonNode awaitStatus(UUID order, String status) throws Exception {
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        status.equals(get("/api/orders/" + order).get("status").asString()));
+        return get("/api/orders/" + order);
+    }
+
+    private EventMessage awaitPublished(String type, UUID order) {
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> published.stream()
+                        .anyMatch(m -> m.type().equals(type) && m.streamId().equals("order-" + order)));
+        return published.stream()
+                .filter(m -> m.type().equals(type) && m.streamId().equals("order-" + order))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** Publishes an event as another service's outbox would. */
+    private void answer(String stream, String type, Map<String, Object> payload) {
+        answerIn(UUID.randomUUID().toString(), stream, type, payload);
+    }
+
+    /** Publishes an event in the flow {@code correlationId}, as a participant answering within it would. */
+    private void answerIn(String correlationId, String stream, String type, Map<String, Object> payload) {
+        bus.publish(List.of(new EventMessage(
+                UUID.randomUUID().toString(),
+                "test",
+                stream,
+                1,
+                type,
+                1,
+                ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()),
+                correlationId,
+                null,
+                null,
+                null,
+                json.writeValueAsString(payload))));
+    }
+
+    private JsonNode get(String path) throws Exception {
+        HttpResponse<String> response = send("GET", path, null);
+        assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+        return json.readTree(response.body());
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json");
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static final class Checkpoints implements CheckpointStore {
+        private final Map<Integer, Long> sequences = new ConcurrentHashMap<>();
+
+        @Override
+        public OptionalLong load(String consumer, int shard) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public void remember(String consumer, int shard, long sequence) {
+            sequences.put(shard, sequence);
+        }
+    }
+}

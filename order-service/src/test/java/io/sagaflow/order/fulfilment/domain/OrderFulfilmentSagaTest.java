@@ -1,0 +1,279 @@
+package io.sagaflow.order.fulfilment.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sagaflow.framework.domain.DomainEvent;
+import io.sagaflow.order.contracts.OrderCancelled;
+import io.sagaflow.order.contracts.OrderConfirmed;
+import io.sagaflow.order.contracts.OrderLine;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.contracts.PaymentRequested;
+import io.sagaflow.order.contracts.RefundRequested;
+import io.sagaflow.order.contracts.StockReleaseRequested;
+import io.sagaflow.order.fulfilment.domain.SagaFact.CompensationFailed;
+import io.sagaflow.order.fulfilment.domain.SagaFact.CompensationRetried;
+import io.sagaflow.order.fulfilment.domain.SagaFact.CompensationStarted;
+import io.sagaflow.order.fulfilment.domain.SagaFact.PaymentCaptureConfirmed;
+import io.sagaflow.order.fulfilment.domain.SagaFact.PaymentRejected;
+import io.sagaflow.order.fulfilment.domain.SagaFact.RefundConfirmed;
+import io.sagaflow.order.fulfilment.domain.SagaFact.SagaDiscarded;
+import io.sagaflow.order.fulfilment.domain.SagaFact.StockReleaseConfirmed;
+import io.sagaflow.order.fulfilment.domain.SagaFact.StockReservationConfirmed;
+import io.sagaflow.order.fulfilment.domain.SagaFact.StockReservationRejected;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.CancellationRequested;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.CompensationRetryRequested;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.DeadlineReached;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.DiscardRequested;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasCaptured;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasDeclined;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasSettled;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.StockWasNotReserved;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.StockWasReleased;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.StockWasReserved;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The saga's steps and compensations, as given(history).on(message).expect(events). */
+class OrderFulfilmentSagaTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-21T12:00:00Z");
+    private static final Instant DEADLINE = NOW.plusSeconds(30);
+    private static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(15);
+    private static final UUID ORDER = UUID.fromString("00000000-0000-0000-0000-00000000000a");
+    private static final UUID CUSTOMER = UUID.fromString("00000000-0000-0000-0000-00000000000c");
+    private static final UUID PAYMENT = UUID.fromString("00000000-0000-0000-0000-00000000000f");
+    private static final BigDecimal TOTAL = new BigDecimal("21.60");
+
+    private final OrderFulfilmentSaga saga = new OrderFulfilmentSaga(COMPENSATION_TIMEOUT, 3);
+
+    private static final OrderPlaced PLACED = new OrderPlaced(
+            ORDER,
+            CUSTOMER,
+            List.of(new OrderLine(UUID.randomUUID(), 2, new BigDecimal("10.00"))),
+            new BigDecimal("20.00"),
+            new BigDecimal("1.60"),
+            TOTAL,
+            "1 Main St",
+            DEADLINE);
+
+    @Test
+    void givenPlaced_whenStockReserved_thenPaymentRequested() {
+        given(PLACED)
+                .on(new StockWasReserved(ORDER))
+                .expect(new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+                .status(SagaStatus.CHARGING_PAYMENT);
+    }
+
+    @Test
+    void givenPaymentRequested_whenPaymentCaptured_thenOrderConfirmed() {
+        given(PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+                .on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL))
+                .expect(new PaymentCaptureConfirmed(ORDER, PAYMENT, TOTAL), new OrderConfirmed(ORDER))
+                .status(SagaStatus.CONFIRMED);
+    }
+
+    @Test
+    void givenPlaced_whenOutOfStock_thenCancelledWithNothingToUndo() {
+        given(PLACED)
+                .on(new StockWasNotReserved(ORDER, "OUT_OF_STOCK", "only 1 left"))
+                .expect(
+                        new StockReservationRejected(ORDER, "OUT_OF_STOCK", "only 1 left"),
+                        new OrderCancelled(ORDER, "OUT_OF_STOCK", "only 1 left", "saga"))
+                .status(SagaStatus.CANCELLED);
+    }
+
+    @Test
+    void givenPaymentRequested_whenDeclined_thenStockReleasedThenCancelled() {
+        var compensating = given(
+                        PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+                .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
+                .expect(
+                        new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
+                        new CompensationStarted(
+                                ORDER,
+                                "AMOUNT_ABOVE_LIMIT",
+                                "too much",
+                                "saga",
+                                true,
+                                false,
+                                NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "too much"))
+                .status(SagaStatus.COMPENSATING);
+        compensating
+                .on(new StockWasReleased(ORDER))
+                .expect(
+                        new StockReleaseConfirmed(ORDER),
+                        new OrderCancelled(ORDER, "AMOUNT_ABOVE_LIMIT", "too much", "saga"))
+                .status(SagaStatus.CANCELLED);
+    }
+
+    @Test
+    void givenPlaced_whenDeadlinePasses_thenStockReleaseRequestedOnly() {
+        given(PLACED)
+                .on(new DeadlineReached(ORDER, DEADLINE))
+                .expect(
+                        new CompensationStarted(
+                                ORDER,
+                                "DEADLINE_EXCEEDED",
+                                "No answer from inventory by the deadline",
+                                "saga",
+                                true,
+                                false,
+                                NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "No answer from inventory by the deadline"));
+    }
+
+    @Test
+    void givenPaymentRequested_whenDeadlinePasses_thenReleaseAndRefundRequested_andCancelledOnceBothConfirmed() {
+        var compensating = given(
+                        PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+                .on(new DeadlineReached(ORDER, DEADLINE));
+        assertThat(compensating.decided)
+                .hasSize(3)
+                .hasAtLeastOneElementOfType(StockReleaseRequested.class)
+                .hasAtLeastOneElementOfType(RefundRequested.class);
+        var released = compensating.on(new StockWasReleased(ORDER));
+        assertThat(released.decided).containsExactly(new StockReleaseConfirmed(ORDER));
+        released.on(new PaymentWasSettled(ORDER, true))
+                .expect(
+                        new RefundConfirmed(ORDER, true),
+                        new OrderCancelled(
+                                ORDER, "DEADLINE_EXCEEDED", "No answer from payment by the deadline", "saga"))
+                .status(SagaStatus.CANCELLED);
+    }
+
+    @Test
+    void aStaleDeadlineOrALateAnswerChangesNothing() {
+        given(PLACED).on(new DeadlineReached(ORDER, DEADLINE.minusSeconds(5))).expectNothing();
+        var confirmed = given(
+                PLACED,
+                new StockReservationConfirmed(ORDER),
+                new PaymentRequested(ORDER, CUSTOMER, TOTAL),
+                new PaymentCaptureConfirmed(ORDER, PAYMENT, TOTAL),
+                new OrderConfirmed(ORDER));
+        confirmed.on(new StockWasReserved(ORDER)).expectNothing();
+        confirmed.on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)).expectNothing();
+        confirmed.on(new DeadlineReached(ORDER, DEADLINE)).expectNothing();
+        confirmed
+                .on(new CancellationRequested(ORDER, "changed my mind", "customer"))
+                .expectNothing();
+    }
+
+    @Test
+    void givenCompensating_whenCompensationDeadlinesPass_thenRetriedThenQuarantined_andOperatorCanDiscard() {
+        Instant compensationDeadline = NOW.plus(COMPENSATION_TIMEOUT);
+        var stage = given(
+                PLACED,
+                new CompensationStarted(ORDER, "DEADLINE_EXCEEDED", "late", "saga", true, false, compensationDeadline),
+                new StockReleaseRequested(ORDER, "late"));
+        var retried = stage.on(new DeadlineReached(ORDER, compensationDeadline))
+                .expect(
+                        new CompensationRetried(ORDER, 2, NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "late"));
+        var third = retried.on(new DeadlineReached(ORDER, compensationDeadline))
+                .expect(
+                        new CompensationRetried(ORDER, 3, NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "late"));
+        var quarantined = third.on(new DeadlineReached(ORDER, compensationDeadline))
+                .expect(new CompensationFailed(ORDER, "Unconfirmed after 3 attempts: stock release"))
+                .status(SagaStatus.COMPENSATION_FAILED);
+        quarantined
+                .on(new DiscardRequested(ORDER, "ops", "released by hand"))
+                .expect(
+                        new SagaDiscarded(ORDER, "ops", "released by hand"),
+                        new OrderCancelled(
+                                ORDER, "COMPENSATION_DISCARDED", "late (compensation discarded by ops)", "ops"))
+                .status(SagaStatus.CANCELLED);
+    }
+
+    @Test
+    void aQuarantinedSagaCanBeRetriedOrHealedByALateConfirmation() {
+        var quarantined = given(
+                PLACED,
+                new CompensationStarted(ORDER, "DEADLINE_EXCEEDED", "late", "saga", true, false, DEADLINE),
+                new StockReleaseRequested(ORDER, "late"),
+                new CompensationFailed(ORDER, "Unconfirmed after 3 attempts: stock release"));
+        quarantined
+                .on(new CompensationRetryRequested(ORDER, "ops"))
+                .expect(
+                        new CompensationRetried(ORDER, 1, NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "late"))
+                .status(SagaStatus.COMPENSATING);
+        quarantined
+                .on(new StockWasReleased(ORDER))
+                .expect(
+                        new StockReleaseConfirmed(ORDER),
+                        new OrderCancelled(ORDER, "DEADLINE_EXCEEDED", "late", "saga"))
+                .status(SagaStatus.CANCELLED);
+    }
+
+    @Test
+    void aCustomerCancellationBeforeConfirmationCompensates() {
+        given(PLACED)
+                .on(new CancellationRequested(ORDER, "changed my mind", "customer"))
+                .expect(
+                        new CompensationStarted(
+                                ORDER,
+                                "CANCELLED_BY_CUSTOMER",
+                                "changed my mind",
+                                "customer",
+                                true,
+                                false,
+                                NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "changed my mind"));
+    }
+
+    @Test
+    void duplicateConfirmationsChangeNothing() {
+        var compensating = given(
+                PLACED,
+                new CompensationStarted(ORDER, "X", "x", "saga", true, true, DEADLINE),
+                new StockReleaseConfirmed(ORDER));
+        compensating.on(new StockWasReleased(ORDER)).expectNothing();
+    }
+
+    private Given given(DomainEvent... history) {
+        return new Given(List.of(history));
+    }
+
+    private final class Given {
+        final List<DomainEvent> history;
+        List<DomainEvent> decided = List.of();
+
+        Given(List<DomainEvent> history) {
+            this.history = history;
+        }
+
+        SagaState state() {
+            return saga.replay(history);
+        }
+
+        Given on(SagaMessage message) {
+            List<DomainEvent> events = saga.on(state(), message, NOW);
+            List<DomainEvent> after = new ArrayList<>(history);
+            after.addAll(events);
+            Given next = new Given(after);
+            next.decided = events;
+            return next;
+        }
+
+        Given expect(DomainEvent... events) {
+            assertThat(decided).containsExactly(events);
+            return this;
+        }
+
+        void expectNothing() {
+            assertThat(decided).isEmpty();
+        }
+
+        Given status(SagaStatus status) {
+            assertThat(state().status()).isEqualTo(status);
+            return this;
+        }
+    }
+}
