@@ -11,6 +11,7 @@ import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
 import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
 import io.sagaflow.payment.contracts.PaymentCaptured;
+import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.payment.contracts.PaymentDeclined;
 import io.sagaflow.payment.contracts.PaymentRefunded;
 import io.sagaflow.payment.contracts.RefundNotRequired;
@@ -41,14 +42,21 @@ public class SagaFeed implements SmartLifecycle {
             case StockReservationFailed failed ->
                 new SagaMessage.StockWasNotReserved(failed.orderId(), failed.code(), failed.reason());
             case StockReleased released -> new SagaMessage.StockWasReleased(released.orderId());
-            case PaymentCaptured captured ->
+            // Only the saga's own payment answers it; payments made directly through the API do not.
+            case PaymentCaptured captured
+            when isSagaPayment(captured.orderId(), captured.paymentId()) ->
                 new SagaMessage.PaymentWasCaptured(captured.orderId(), captured.paymentId(), captured.amount());
-            case PaymentDeclined declined ->
+            case PaymentDeclined declined
+            when isSagaPayment(declined.orderId(), declined.paymentId()) ->
                 new SagaMessage.PaymentWasDeclined(declined.orderId(), declined.code(), declined.reason());
             case PaymentRefunded refunded -> new SagaMessage.PaymentWasSettled(refunded.orderId(), true);
             case RefundNotRequired none -> new SagaMessage.PaymentWasSettled(none.orderId(), false);
             default -> null;
         };
+    }
+
+    private static boolean isSagaPayment(java.util.UUID orderId, java.util.UUID paymentId) {
+        return PaymentContracts.sagaPaymentIdOf(orderId).equals(paymentId);
     }
 
     private void feed(EventEnvelope<Object> event) {

@@ -1,0 +1,2 @@
+/** {@code GET /api/admin/audit/payments}. */
+package io.sagaflow.payment.audit.adapter.web;

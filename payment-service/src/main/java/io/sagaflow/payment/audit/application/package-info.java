@@ -1,0 +1,2 @@
+/** The audit report and the query that produces it. */
+package io.sagaflow.payment.audit.application;

@@ -1,0 +1,13 @@
+package io.sagaflow.payment.ordersaga.application;
+
+import java.util.UUID;
+
+/**
+ * Serialises the handling of one order's saga requests across threads and replicas: a payment request and a refund
+ * request of the same order never decide side by side on what the other has not yet committed.
+ */
+public interface OrderLock {
+
+    /** Takes the lock of {@code orderId} until the current transaction ends, waiting for it if need be. */
+    void lockUntilCommit(UUID orderId);
+}

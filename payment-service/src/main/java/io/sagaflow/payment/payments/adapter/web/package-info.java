@@ -1,0 +1,2 @@
+/** The payments REST API under {@code /api/payments}. */
+package io.sagaflow.payment.payments.adapter.web;

@@ -1,0 +1,263 @@
+package io.sagaflow.payment.ordersaga;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.messaging.CheckpointStore;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.order.contracts.PaymentRequested;
+import io.sagaflow.order.contracts.RefundRequested;
+import io.sagaflow.payment.OrderServiceOutbox;
+import io.sagaflow.payment.TestHttp;
+import io.sagaflow.payment.ordersaga.application.OrderSagaParticipant;
+import io.sagaflow.payment.ordersaga.domain.OrderPayment;
+import io.sagaflow.payment.payments.domain.Money;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The saga participation end to end: order contract events go onto the real shared topic as the order service's
+ * outbox would publish them, and the payment service's answers are checked in its event store, its outbox and on the
+ * topic itself.
+ */
+@SagaflowIntegrationTest
+class OrderSagaParticipationIT {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    ReliableTopicEventBus bus;
+
+    @Autowired
+    EventSerializer serializer;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private OrderServiceOutbox orderService;
+    private final Queue<EventMessage> publishedByPayment = new ConcurrentLinkedQueue<>();
+    private Subscription observer;
+
+    @BeforeEach
+    void observeTheTopic() {
+        orderService = new OrderServiceOutbox(bus, serializer);
+        observer = bus.subscribe("test-observer-" + UUID.randomUUID(), new NoCheckpoints(), message -> {
+            if ("payment-service".equals(message.source())) {
+                publishedByPayment.add(message);
+            }
+        });
+    }
+
+    @AfterEach
+    void stopObserving() {
+        observer.cancel();
+    }
+
+    @Test
+    void aPaymentRequestDeliveredTwiceAndRequestedAgainIsCapturedAndPublishedOnce() {
+        UUID order = UUID.randomUUID();
+        UUID customer = UUID.randomUUID();
+        EventMessage request = orderService.message(order, 3, new PaymentRequested(order, customer, amount("250")));
+        EventMessage requestedAgain =
+                orderService.message(order, 4, new PaymentRequested(order, customer, amount("250")));
+
+        orderService.publish(request);
+        orderService.publish(request);
+        orderService.publish(requestedAgain);
+
+        awaitProcessed(request, requestedAgain);
+        String stream = paymentStream(order);
+        assertThat(types(stream)).containsExactly("PaymentInitiated", "PaymentCaptured");
+        assertPublishedOnce("PaymentCaptured", stream);
+        Map<String, Object> captured = jdbc.queryForMap(
+                "select causation_id, correlation_id from es_event where stream_id = ? and type = 'PaymentCaptured'",
+                stream);
+        assertThat(captured.get("causation_id")).isEqualTo(request.eventId());
+        assertThat(captured.get("correlation_id")).isEqualTo(request.correlationId());
+
+        JsonNode payment = new TestHttp(port)
+                .get("/api/payments/" + OrderPayment.paymentIdOf(order))
+                .json();
+        assertThat(payment.get("status").asString()).isEqualTo("CAPTURED");
+        assertThat(payment.get("customerId").asString()).isEqualTo(customer.toString());
+        assertThat(payment.get("amount").decimalValue()).isEqualByComparingTo("250.00");
+        assertThat(outstanding(customer)).isEqualByComparingTo("250.00");
+    }
+
+    @Test
+    void aPaymentRequestAboveTheLimitIsDeclinedAndPublishedOnce() {
+        UUID order = UUID.randomUUID();
+        EventMessage request =
+                orderService.message(order, 3, new PaymentRequested(order, UUID.randomUUID(), amount("10000.01")));
+
+        orderService.publish(request, request);
+
+        awaitProcessed(request);
+        String stream = paymentStream(order);
+        assertThat(types(stream)).containsExactly("PaymentInitiated", "PaymentDeclined");
+        EventMessage declined = assertPublishedOnce("PaymentDeclined", stream);
+        assertThat(declined.payload()).contains("\"code\":\"AMOUNT_ABOVE_LIMIT\"");
+        assertThat(declined.causationId()).isEqualTo(request.eventId());
+    }
+
+    @Test
+    void aRefundRequestRefundsTheCapturedPaymentOnceAndALaterOneIsAnsweredNotRequired() {
+        UUID order = UUID.randomUUID();
+        UUID customer = UUID.randomUUID();
+        EventMessage request = orderService.message(order, 3, new PaymentRequested(order, customer, amount("80.10")));
+        EventMessage refund = orderService.message(order, 4, new RefundRequested(order, "stock lost"));
+        EventMessage refundAgain = orderService.message(order, 5, new RefundRequested(order, "stock lost"));
+
+        orderService.publish(request, refund);
+        orderService.publish(refund);
+        awaitProcessed(request, refund);
+
+        String stream = paymentStream(order);
+        assertThat(types(stream)).containsExactly("PaymentInitiated", "PaymentCaptured", "PaymentRefunded");
+        EventMessage refunded = assertPublishedOnce("PaymentRefunded", stream);
+        assertThat(refunded.payload()).contains("stock lost").contains("80.10");
+        assertThat(refunded.causationId()).isEqualTo(refund.eventId());
+        assertThat(outstanding(customer)).isEqualByComparingTo("0.00");
+
+        orderService.publish(refundAgain, refundAgain);
+        awaitProcessed(refundAgain);
+        assertThat(types(OrderPayment.refundStreamOf(order))).containsExactly("RefundNotRequired");
+        assertPublishedOnce("RefundNotRequired", OrderPayment.refundStreamOf(order));
+        assertThat(types(stream)).hasSize(3);
+    }
+
+    @Test
+    void aRefundRequestForADeclinedPaymentIsAnsweredNotRequiredExactlyOnce() {
+        UUID order = UUID.randomUUID();
+        EventMessage request =
+                orderService.message(order, 3, new PaymentRequested(order, UUID.randomUUID(), amount("20000")));
+        EventMessage refund = orderService.message(order, 4, new RefundRequested(order, "payment declined"));
+        EventMessage refundAgain = orderService.message(order, 5, new RefundRequested(order, "payment declined"));
+
+        orderService.publish(request, refund, refund, refundAgain);
+
+        awaitProcessed(request, refund, refundAgain);
+        assertThat(types(paymentStream(order))).containsExactly("PaymentInitiated", "PaymentDeclined");
+        String answers = OrderPayment.refundStreamOf(order);
+        assertThat(types(answers)).containsExactly("RefundNotRequired");
+        EventMessage answer = assertPublishedOnce("RefundNotRequired", answers);
+        assertThat(answer.payload()).contains(order.toString()).contains("declined");
+        assertThat(answer.causationId()).isEqualTo(refund.eventId());
+    }
+
+    @Test
+    void aRefundRequestBeforeThePaymentRequestIsAnsweredAndThePaymentIsThenDeclinedOrderCancelled() {
+        UUID order = UUID.randomUUID();
+        UUID customer = UUID.randomUUID();
+        EventMessage refund = orderService.message(order, 3, new RefundRequested(order, "deadline passed"));
+        EventMessage lateRequest = orderService.message(order, 4, new PaymentRequested(order, customer, amount("99")));
+
+        orderService.publish(refund);
+        awaitProcessed(refund);
+        assertThat(types(OrderPayment.refundStreamOf(order))).containsExactly("RefundNotRequired");
+        assertThat(types(paymentStream(order))).isEmpty();
+
+        orderService.publish(lateRequest, lateRequest);
+        awaitProcessed(lateRequest);
+        assertThat(types(paymentStream(order))).containsExactly("PaymentInitiated", "PaymentDeclined");
+        EventMessage declined = assertPublishedOnce("PaymentDeclined", paymentStream(order));
+        assertThat(declined.payload()).contains("\"code\":\"ORDER_CANCELLED\"");
+        assertPublishedOnce("RefundNotRequired", OrderPayment.refundStreamOf(order));
+        assertThat(outstanding(customer)).isEqualByComparingTo("0.00");
+        assertThat(publishedByPayment)
+                .noneMatch(message -> message.type().equals("PaymentCaptured")
+                        && message.streamId().equals(paymentStream(order)));
+    }
+
+    private void awaitProcessed(EventMessage... messages) {
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            for (EventMessage message : messages) {
+                assertThat(jdbc.queryForObject(
+                                "select count(*) from consumer_processed_event where consumer = ? and event_id = ?",
+                                Integer.class,
+                                OrderSagaParticipant.CONSUMER,
+                                UUID.fromString(message.eventId())))
+                        .as("processed %s", message.type())
+                        .isEqualTo(1);
+            }
+        });
+    }
+
+    /**
+     * Asserts that {@code type} was written to the outbox of {@code stream} once, and that once it is published, the
+     * topic carries it once.
+     */
+    private EventMessage assertPublishedOnce(String type, String stream) {
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from outbox where stream_id = ? and type = ?", Integer.class, stream, type))
+                .isEqualTo(1);
+        await().atMost(PATIENCE)
+                .until(() -> jdbc.queryForObject(
+                                "select count(*) from outbox where stream_id = ? and type = ?"
+                                        + " and published_at is not null",
+                                Integer.class,
+                                stream,
+                                type)
+                        == 1);
+        await().atMost(PATIENCE).until(() -> !published(type, stream).isEmpty());
+        List<EventMessage> published = published(type, stream);
+        assertThat(published).hasSize(1);
+        return published.getFirst();
+    }
+
+    private List<EventMessage> published(String type, String stream) {
+        return publishedByPayment.stream()
+                .filter(message ->
+                        message.type().equals(type) && message.streamId().equals(stream))
+                .toList();
+    }
+
+    private List<String> types(String stream) {
+        return jdbc.queryForList(
+                "select type from es_event where stream_id = ? order by version", String.class, stream);
+    }
+
+    private BigDecimal outstanding(UUID customer) {
+        return jdbc.queryForObject(
+                "select captured - refunded from customer_credit where customer_id = ?", BigDecimal.class, customer);
+    }
+
+    private static String paymentStream(UUID order) {
+        return "payment-" + OrderPayment.paymentIdOf(order);
+    }
+
+    private static BigDecimal amount(String value) {
+        return Money.of(value);
+    }
+
+    /** The observer reads every shard from its oldest message and never resumes. */
+    private static final class NoCheckpoints implements CheckpointStore {
+        @Override
+        public OptionalLong load(String consumer, int shard) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public void remember(String consumer, int shard, long sequence) {}
+    }
+}
