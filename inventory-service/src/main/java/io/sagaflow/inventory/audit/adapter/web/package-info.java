@@ -1,0 +1,2 @@
+/** The admin endpoint of the stock audit. */
+package io.sagaflow.inventory.audit.adapter.web;

@@ -1,0 +1,79 @@
+package io.sagaflow.inventory.product.application;
+
+import io.sagaflow.framework.domain.DomainEvent;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.inventory.contracts.InventoryContracts;
+import io.sagaflow.inventory.product.domain.CreateProduct;
+import io.sagaflow.inventory.product.domain.ProductCommand;
+import io.sagaflow.inventory.product.domain.ProductDecider;
+import io.sagaflow.inventory.product.domain.StockRejected;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The one way stock changes: inside a transaction, {@link #lock} the products' view rows (sorted, {@code FOR UPDATE}),
+ * then {@link #execute} commands on the locked state, appending with the exact version that state reflects. While a
+ * row is locked no other change to that product can be decided, so decisions never race (no oversell under any
+ * concurrency); the expected version is a second guard that turns any drift between view and stream into a
+ * {@code ConcurrencyConflictException} instead of a wrong decision.
+ */
+@Service
+public class StockLedger {
+
+    private final ProductViews views;
+    private final EventStore events;
+    private final ProductDecider decider = new ProductDecider();
+
+    public StockLedger(ProductViews views, EventStore events) {
+        this.views = views;
+        this.events = events;
+    }
+
+    /** The event stream of {@code productId}. */
+    public static String streamOf(UUID productId) {
+        return InventoryContracts.PRODUCT_STREAM + productId;
+    }
+
+    /**
+     * Locks {@code productIds} until the current transaction ends; see {@link ProductViews#lock}.
+     *
+     * @throws IllegalStateException outside a transaction, where a lock would be released at once
+     */
+    public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, UUID orderId) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("products can only be locked inside a transaction");
+        }
+        return views.lock(productIds, orderId);
+    }
+
+    /**
+     * Decides {@code command} on the locked {@code product} and appends what it decides.
+     *
+     * @return the appended events; empty if the command changes nothing
+     * @throws StockRejected if the command breaks the product's rules
+     */
+    public List<DomainEvent> execute(LockedProduct product, ProductCommand command, EventMetadata metadata) {
+        List<DomainEvent> decided = decider.decide(command, product.state());
+        if (!decided.isEmpty()) {
+            events.append(
+                    streamOf(product.state().productId()),
+                    ExpectedVersion.exactly(product.version()),
+                    decided,
+                    metadata);
+        }
+        return decided;
+    }
+
+    /** Starts the stream of a new product with what {@code create} decides on an empty stream. */
+    List<DomainEvent> create(CreateProduct create, EventMetadata metadata) {
+        List<DomainEvent> decided = decider.decide(create, decider.initialState());
+        events.append(streamOf(create.productId()), ExpectedVersion.noStream(), decided, metadata);
+        return decided;
+    }
+}

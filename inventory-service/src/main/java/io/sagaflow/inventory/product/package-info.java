@@ -1,0 +1,2 @@
+/** Products and their stock: the catalogue, reservations by order, releases and replenishments. */
+package io.sagaflow.inventory.product;

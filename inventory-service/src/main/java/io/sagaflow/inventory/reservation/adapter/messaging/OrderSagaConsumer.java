@@ -1,0 +1,72 @@
+package io.sagaflow.inventory.reservation.adapter.messaging;
+
+import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.inventory.reservation.application.OrderStockReservations;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.contracts.StockReleaseRequested;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Consumer {@value #CONSUMER}: hands {@link OrderPlaced} and {@link StockReleaseRequested} from the shared topic to
+ * {@link OrderStockReservations}, inside the idempotent consumer's transaction, so each event has its effect once.
+ * Subscribes once the context has started (last phase) and cancels first on shutdown.
+ */
+@Component
+public class OrderSagaConsumer implements SmartLifecycle {
+
+    /** The consumer name, the key of its processed events and shard checkpoints. */
+    public static final String CONSUMER = "inventory.order-saga";
+
+    private static final Logger log = LoggerFactory.getLogger(OrderSagaConsumer.class);
+
+    private final EventSubscriber subscriber;
+    private final OrderStockReservations reservations;
+    private Subscription subscription;
+
+    public OrderSagaConsumer(EventSubscriber subscriber, OrderStockReservations reservations) {
+        this.subscriber = subscriber;
+        this.reservations = reservations;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (subscription == null) {
+            subscription = subscriber.subscribe(CONSUMER, this::handle);
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (subscription != null) {
+            subscription.cancel();
+            subscription = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return subscription != null;
+    }
+
+    void handle(EventEnvelope<Object> event) {
+        switch (event.payload()) {
+            case OrderPlaced placed when placed.orderId() == null -> ignored(event);
+            case OrderPlaced placed -> reservations.reserve(placed, EventMetadata.causedBy(event));
+            case StockReleaseRequested requested when requested.orderId() == null -> ignored(event);
+            case StockReleaseRequested requested -> reservations.release(requested, EventMetadata.causedBy(event));
+            default -> {
+                // Every other published event (ours included) is of no concern to this consumer.
+            }
+        }
+    }
+
+    private static void ignored(EventEnvelope<Object> event) {
+        log.warn("ignoring {} {} of stream {}: it names no order", event.type(), event.eventId(), event.streamId());
+    }
+}

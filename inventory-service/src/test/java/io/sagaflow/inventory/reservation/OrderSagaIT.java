@@ -1,0 +1,350 @@
+package io.sagaflow.inventory.reservation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sagaflow.framework.consumer.IdempotentConsumer;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.inventory.InventoryHttp;
+import io.sagaflow.inventory.InventoryHttp.Reply;
+import io.sagaflow.inventory.contracts.StockReleased;
+import io.sagaflow.inventory.contracts.StockReservationFailed;
+import io.sagaflow.inventory.contracts.StockReserved;
+import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
+import io.sagaflow.inventory.reservation.adapter.messaging.OrderSagaConsumer;
+import io.sagaflow.order.contracts.OrderConfirmed;
+import io.sagaflow.order.contracts.OrderLine;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.contracts.StockReleaseRequested;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The inventory side of the order saga, fed through the real shared topic: messages are published as the order
+ * service's outbox relay would, and the answers are read from the reservation streams.
+ */
+@SagaflowIntegrationTest
+class OrderSagaIT {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    ReliableTopicEventBus topic;
+
+    @Autowired
+    EventStore events;
+
+    @Autowired
+    JsonMapper json;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    IdempotentConsumer processed;
+
+    private InventoryHttp http;
+
+    @BeforeEach
+    void client() {
+        http = new InventoryHttp(port);
+    }
+
+    @Test
+    void anOrderWhoseLinesAreAllInStockIsReservedOnEveryProduct() {
+        UUID kettle = product(10);
+        UUID toaster = product(3);
+        UUID order = UUID.randomUUID();
+
+        EventMessage placed = placed(order, line(kettle, 2), line(toaster, 3));
+        topic.publish(List.of(placed));
+
+        List<EventEnvelope<Object>> answer = awaitAnswers(order, 1);
+        assertThat(answer.getFirst().payload())
+                .isEqualTo(
+                        new StockReserved(order, List.of(new ReservedLine(kettle, 2), new ReservedLine(toaster, 3))));
+        assertThat(answer.getFirst().causationId()).isEqualTo(placed.eventId());
+        assertThat(answer.getFirst().correlationId()).isEqualTo(placed.correlationId());
+        assertThat(reserved(kettle)).isEqualTo(2);
+        assertThat(reserved(toaster)).isEqualTo(3);
+        assertThat(jdbc.queryForList(
+                        "select source from stock_reservation where order_id = ? and active", String.class, order))
+                .containsExactly("SAGA", "SAGA");
+        // The answer is published: it went to the outbox with the reservation.
+        assertThat(jdbc.queryForObject(
+                        "select type from outbox where stream_id = ?", String.class, "reservation-" + order))
+                .isEqualTo("StockReserved");
+        assertConsistent();
+    }
+
+    @Test
+    void anOrderOfMoreThanIsInStockFailsAndChangesNoProduct() {
+        UUID kettle = product(1);
+        UUID order = UUID.randomUUID();
+
+        topic.publish(List.of(placed(order, line(kettle, 2))));
+
+        assertThat(awaitAnswers(order, 1).getFirst().payload())
+                .isInstanceOfSatisfying(StockReservationFailed.class, failed -> {
+                    assertThat(failed.code()).isEqualTo("OUT_OF_STOCK");
+                    assertThat(failed.productId()).isEqualTo(kettle);
+                });
+        assertThat(reserved(kettle)).isZero();
+        assertThat(events.currentVersion("product-" + kettle)).isEqualTo(1);
+    }
+
+    @Test
+    void anOrderWithOneShortLineReservesNoneOfItsLines() {
+        UUID first = product(5);
+        UUID second = product(5);
+        UUID third = product(1);
+        UUID order = UUID.randomUUID();
+
+        topic.publish(List.of(placed(order, line(first, 5), line(second, 1), line(third, 2))));
+
+        assertThat(awaitAnswers(order, 1).getFirst().payload())
+                .isInstanceOfSatisfying(StockReservationFailed.class, failed -> {
+                    assertThat(failed.code()).isEqualTo("OUT_OF_STOCK");
+                    assertThat(failed.productId()).isEqualTo(third);
+                });
+        for (UUID product : List.of(first, second, third)) {
+            assertThat(reserved(product)).isZero();
+            assertThat(events.currentVersion("product-" + product)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anOrderNamingAnUnknownProductFailsAndChangesNoProduct() {
+        UUID kettle = product(5);
+        UUID unknown = UUID.randomUUID();
+        UUID order = UUID.randomUUID();
+
+        topic.publish(List.of(placed(order, line(kettle, 1), line(unknown, 1))));
+
+        assertThat(awaitAnswers(order, 1).getFirst().payload())
+                .isInstanceOfSatisfying(StockReservationFailed.class, failed -> {
+                    assertThat(failed.code()).isEqualTo("UNKNOWN_PRODUCT");
+                    assertThat(failed.productId()).isEqualTo(unknown);
+                });
+        assertThat(reserved(kettle)).isZero();
+    }
+
+    @Test
+    void aReleaseRequestGivesBackEveryReservedLineOnce() {
+        UUID kettle = product(4);
+        UUID toaster = product(4);
+        UUID order = UUID.randomUUID();
+        topic.publish(List.of(placed(order, line(kettle, 4), line(toaster, 1))));
+        awaitAnswers(order, 1);
+        assertThat(reserved(kettle)).isEqualTo(4);
+
+        EventMessage release = releaseRequested(order, "payment declined");
+        topic.publish(List.of(release));
+
+        List<EventEnvelope<Object>> answers = awaitAnswers(order, 2);
+        assertThat(answers.get(1).payload())
+                .isEqualTo(new StockReleased(
+                        order, List.of(new ReservedLine(kettle, 4), new ReservedLine(toaster, 1)), "payment declined"));
+        assertThat(answers.get(1).causationId()).isEqualTo(release.eventId());
+        assertThat(reserved(kettle)).isZero();
+        assertThat(reserved(toaster)).isZero();
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from stock_reservation where order_id = ? and active", Integer.class, order))
+                .isZero();
+
+        // A second request (a new event: the saga asked again) is answered by nothing: already released.
+        topic.publish(List.of(releaseRequested(order, "again")));
+        awaitEverythingPublishedFor(order);
+        assertThat(events.readStream("reservation-" + order, 1)).hasSize(2);
+        assertConsistent();
+    }
+
+    @Test
+    void aReleaseRequestedBeforeThePlacementIsAnsweredEmptyAndThePlacementIsRefused() {
+        UUID kettle = product(5);
+        UUID order = UUID.randomUUID();
+
+        topic.publish(List.of(releaseRequested(order, "deadline passed")));
+        assertThat(awaitAnswers(order, 1).getFirst().payload())
+                .isEqualTo(new StockReleased(order, List.of(), "deadline passed"));
+
+        topic.publish(List.of(placed(order, line(kettle, 1))));
+        assertThat(awaitAnswers(order, 2).get(1).payload())
+                .isInstanceOfSatisfying(
+                        StockReservationFailed.class,
+                        failed -> assertThat(failed.code()).isEqualTo("ORDER_CANCELLED"));
+        assertThat(reserved(kettle)).isZero();
+        assertThat(events.currentVersion("product-" + kettle)).isEqualTo(1);
+    }
+
+    @Test
+    void theSameMessagePublishedTwiceHasOneEffect() {
+        UUID kettle = product(10);
+        UUID order = UUID.randomUUID();
+        double duplicatesBefore = duplicates();
+
+        EventMessage placed = placed(order, line(kettle, 3));
+        topic.publish(List.of(placed));
+        topic.publish(List.of(placed));
+        awaitEverythingPublishedFor(order);
+
+        assertThat(duplicates()).isGreaterThanOrEqualTo(duplicatesBefore + 1);
+        assertThat(events.readStream("reservation-" + order, 1)).hasSize(1);
+        assertThat(reserved(kettle)).isEqualTo(3);
+        assertThat(events.currentVersion("product-" + kettle)).isEqualTo(2);
+    }
+
+    @Test
+    void sagaAndApiReservationsRacingForTheLastUnitsNeverOversell() throws Exception {
+        int units = 10;
+        UUID kettle = product(units);
+        List<UUID> sagaOrders = new ArrayList<>();
+        List<EventMessage> placements = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            UUID order = UUID.randomUUID();
+            sagaOrders.add(order);
+            placements.add(placed(order, line(kettle, 1)));
+        }
+        AtomicInteger apiGranted = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                calls.add(clients.submit(() -> {
+                    start.await();
+                    Reply reply =
+                            http.post("/api/products/" + kettle + "/stock/reserve", """
+                            {"quantity":1,"orderId":"%s"}""".formatted(UUID.randomUUID()));
+                    if (reply.status() == 200) {
+                        apiGranted.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            topic.publish(placements);
+            for (Future<?> call : calls) {
+                call.get();
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+
+        int sagaGranted = 0;
+        for (UUID order : sagaOrders) {
+            if (awaitAnswers(order, 1).getFirst().payload() instanceof StockReserved) {
+                sagaGranted++;
+            }
+        }
+        assertThat(sagaGranted + apiGranted.get()).isEqualTo(units);
+        assertThat(reserved(kettle)).isEqualTo(units);
+        assertConsistent();
+    }
+
+    private UUID product(int quantityOnHand) {
+        return UUID.fromString(http.createProduct("SKU-" + UUID.randomUUID(), quantityOnHand));
+    }
+
+    private int reserved(UUID productId) {
+        return jdbc.queryForObject(
+                "select quantity_reserved from product_view where product_id = ?", Integer.class, productId);
+    }
+
+    private void assertConsistent() {
+        assertThat(http.get("/api/admin/audit/stock").body().get("consistent").asBoolean())
+                .isTrue();
+    }
+
+    private List<EventEnvelope<Object>> awaitAnswers(UUID order, int count) {
+        return await().atMost(PATIENCE)
+                .until(() -> events.readStream("reservation-" + order, 1), answers -> answers.size() >= count);
+    }
+
+    /**
+     * Publishes a message the consumer ignores on the order's stream (so on the same shard, behind everything published
+     * for the order before) and waits until it is processed: then so is everything before it, and an absent effect
+     * means something.
+     */
+    private void awaitEverythingPublishedFor(UUID order) {
+        EventMessage marker = message(order, 99, "OrderConfirmed", json.writeValueAsString(new OrderConfirmed(order)));
+        topic.publish(List.of(marker));
+        await().atMost(PATIENCE)
+                .until(() -> processed.hasProcessed(OrderSagaConsumer.CONSUMER, UUID.fromString(marker.eventId())));
+    }
+
+    private double duplicates() {
+        return meters.counter(
+                        "sagaflow.consumer.events", "consumer", OrderSagaConsumer.CONSUMER, "outcome", "duplicate")
+                .count();
+    }
+
+    private EventMessage placed(UUID order, OrderLine... lines) {
+        BigDecimal total = BigDecimal.ZERO;
+        for (OrderLine line : lines) {
+            total = total.add(line.unitPrice().multiply(BigDecimal.valueOf(line.quantity())));
+        }
+        OrderPlaced placed = new OrderPlaced(
+                order,
+                UUID.randomUUID(),
+                List.of(lines),
+                total,
+                BigDecimal.ZERO.setScale(2),
+                total,
+                "1 Main Street",
+                Instant.now().plus(5, ChronoUnit.MINUTES));
+        return message(order, 1, "OrderPlaced", json.writeValueAsString(placed));
+    }
+
+    private EventMessage releaseRequested(UUID order, String reason) {
+        return message(
+                order, 2, "StockReleaseRequested", json.writeValueAsString(new StockReleaseRequested(order, reason)));
+    }
+
+    private static EventMessage message(UUID order, long version, String type, String payload) {
+        return new EventMessage(
+                UUID.randomUUID().toString(),
+                "order-service",
+                "order-" + order,
+                version,
+                type,
+                1,
+                ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()),
+                "correlation-" + order,
+                null,
+                null,
+                null,
+                payload);
+    }
+
+    private static OrderLine line(UUID productId, int quantity) {
+        return new OrderLine(productId, quantity, new BigDecimal("9.99"));
+    }
+}
