@@ -20,8 +20,7 @@ public final class HazelcastTestClusters implements AutoCloseable {
     /** Properties that make members start and join fast in tests. */
     public static final Map<String, String> FAST_JOIN = Map.of(
             "hazelcast.wait.seconds.before.join", "0",
-            "hazelcast.max.wait.seconds.before.join", "0",
-            "hazelcast.partition.count", "11");
+            "hazelcast.max.wait.seconds.before.join", "0");
 
     private final List<HazelcastInstance> instances = new ArrayList<>();
 

@@ -55,13 +55,6 @@ public class OrderPlacement {
 
     /** Places the order; returns what was placed. */
     public OrderView place(PlaceOrder order, EventMetadata metadata) {
-        String status = catalog.customerStatus(order.customerId())
-                .orElseThrow(() -> ApiException.unprocessable(
-                        "CUSTOMER_NOT_FOUND", "Customer " + order.customerId() + " is not known"));
-        if (!"ACTIVE".equals(status)) {
-            throw ApiException.unprocessable(
-                    "CUSTOMER_NOT_ACTIVE", "Customer " + order.customerId() + " is " + status + " and cannot order");
-        }
         Map<UUID, ProductCopy> products = catalog.products(
                 order.lines().stream().map(RequestedLine::productId).distinct().toList());
         List<OrderLine> lines = new ArrayList<>();
@@ -72,6 +65,13 @@ public class OrderPlacement {
             }
             BigDecimal unitPrice = line.unitPrice() == null ? product.price() : line.unitPrice();
             lines.add(new OrderLine(line.productId(), line.quantity(), unitPrice.setScale(2, RoundingMode.HALF_EVEN)));
+        }
+        String status = catalog.customerStatus(order.customerId())
+                .orElseThrow(() -> ApiException.unprocessable(
+                        "CUSTOMER_NOT_FOUND", "Customer " + order.customerId() + " is not known"));
+        if (!"ACTIVE".equals(status)) {
+            throw ApiException.unprocessable(
+                    "CUSTOMER_NOT_ACTIVE", "Customer " + order.customerId() + " is " + status + " and cannot order");
         }
         OrderPricing.Totals totals = pricing.price(lines);
         UUID orderId = UUID.randomUUID();

@@ -1,0 +1,64 @@
+package io.sagaflow.system;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small JSON-over-HTTP client for the system tests. */
+final class Api {
+
+    static final JsonMapper JSON = new JsonMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A response: status and parsed body (null when empty). */
+    record Response(int status, JsonNode body) {
+        JsonNode ok() {
+            if (status / 100 != 2) {
+                throw new AssertionError("expected 2xx, got " + status + ": " + body);
+            }
+            return body;
+        }
+    }
+
+    private Api() {}
+
+    static Response get(String url) {
+        return send("GET", url, null);
+    }
+
+    static Response post(String url, Object body) {
+        return send("POST", url, body);
+    }
+
+    static Response patch(String url, Object body) {
+        return send("PATCH", url, body);
+    }
+
+    static Response send(String method, String url, Object body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        try {
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            String text = response.body();
+            return new Response(response.statusCode(), text == null || text.isBlank() ? null : JSON.readTree(text));
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + url, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,419 @@
+package io.sagaflow.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.messaging.CheckpointStore;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.system.Api.Response;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The order fulfilment saga across the four real services, each in its own process, two order-service replicas in
+ * one per-service cluster. After every scenario the system-wide invariants are checked through the audit endpoint.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OrderFulfilmentSystemIT {
+
+    private static final Duration SAGA_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(5);
+
+    private static SagaflowSystem system;
+    private static ReliableTopicEventBus bus;
+    private static final List<EventMessage> observed = new CopyOnWriteArrayList<>();
+    private static Subscription observing;
+    private static String customerId;
+
+    @BeforeAll
+    static void startSystem() throws Exception {
+        system = SagaflowSystem.start(2, SAGA_TIMEOUT, COMPENSATION_TIMEOUT);
+        bus = new ReliableTopicEventBus(
+                system.sharedMember, HazelcastNames.EVENT_TOPIC_PREFIX, 8, Duration.ofSeconds(30));
+        observing = bus.subscribe("system-test-observer", new NoCheckpoints(), observed::add);
+        customerId = Api.post(
+                        system.account.url() + "/api/customers",
+                        Map.of("email", "ada-" + UUID.randomUUID() + "@example.com", "name", "Ada Lovelace"))
+                .ok()
+                .get("customerId")
+                .asString();
+        // The order service learns of the customer from account's events: wait until it accepts an order.
+        String warmUp = newProduct(1_000, "1.00");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Api.post(
+                                        system.order().url() + "/api/orders",
+                                        Map.of(
+                                                "customerId",
+                                                customerId,
+                                                "lineItems",
+                                                List.of(Map.of("productId", warmUp, "quantity", 1)),
+                                                "shippingAddress",
+                                                "x"))
+                                .status()
+                        == 201);
+    }
+
+    @AfterAll
+    static void stopSystem() throws Exception {
+        if (observing != null) {
+            observing.cancel();
+        }
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    @AfterEach
+    void invariantsHold() {
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    JsonNode audit =
+                            Api.get(system.order().url() + "/api/admin/audit").ok();
+                    return audit.get("nonTerminalSagas").asLong() == 0;
+                });
+        JsonNode audit = Api.get(system.order().url() + "/api/admin/audit").ok();
+        assertThat(audit.get("violations").toString()).isEqualTo("[]");
+        assertThat(audit.get("consistent").asBoolean()).isTrue();
+    }
+
+    @Test
+    @Order(1)
+    void happyPath_confirmed_stockReserved_paymentCaptured() {
+        String product = newProduct(10, "10.00");
+        String order = placeOrder(product, 2);
+
+        JsonNode confirmed = awaitTerminal(order);
+        assertThat(confirmed.get("status").asString()).isEqualTo("CONFIRMED");
+        JsonNode stock =
+                Api.get(system.inventory.url() + "/api/products/" + product).ok();
+        assertThat(stock.get("quantityReserved").asInt()).isEqualTo(2);
+        assertThat(stock.get("quantityOnHand").asInt()).isEqualTo(10);
+        JsonNode payments =
+                Api.get(system.payment.url() + "/api/payments/order/" + order).ok();
+        assertThat(payments).hasSize(1);
+        assertThat(payments.get(0).get("status").asString()).isEqualTo("CAPTURED");
+        assertThat(payments.get(0).get("amount").decimalValue())
+                .isEqualByComparingTo(confirmed.get("total").decimalValue());
+        JsonNode saga = Api.get(system.order().url() + "/api/sagas/" + order).ok();
+        assertThat(saga.get("status").asString()).isEqualTo("CONFIRMED");
+    }
+
+    @Test
+    @Order(2)
+    void outOfStock_cancelled_noStockChanged_noPayment() {
+        String product = newProduct(1, "10.00");
+        String order = placeOrder(product, 2);
+
+        JsonNode cancelled = awaitTerminal(order);
+        assertThat(cancelled.get("status").asString()).isEqualTo("CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("OUT_OF_STOCK");
+        JsonNode stock =
+                Api.get(system.inventory.url() + "/api/products/" + product).ok();
+        assertThat(stock.get("quantityReserved").asInt()).isZero();
+        assertThat(stock.get("quantityOnHand").asInt()).isEqualTo(1);
+        assertThat(Api.get(system.payment.url() + "/api/payments/order/" + order)
+                        .ok())
+                .isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void declinedPayment_cancelled_stockReleasedOnce_nothingCaptured() {
+        String product = newProduct(5, "20000.00");
+        String order = placeOrder(product, 1);
+
+        JsonNode cancelled = awaitTerminal(order);
+        assertThat(cancelled.get("status").asString()).isEqualTo("CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("AMOUNT_ABOVE_LIMIT");
+        assertThat(Api.get(system.inventory.url() + "/api/products/" + product)
+                        .ok()
+                        .get("quantityReserved")
+                        .asInt())
+                .isZero();
+        JsonNode payments =
+                Api.get(system.payment.url() + "/api/payments/order/" + order).ok();
+        assertThat(payments)
+                .allSatisfy(p -> assertThat(p.get("status").asString()).isEqualTo("DECLINED"));
+        assertThat(observedOf("StockReleased", "reservation-" + order)).hasSize(1);
+    }
+
+    @Test
+    @Order(4)
+    void everyEventDeliveredTwice_hasNoSecondEffect() {
+        String product = newProduct(10, "10.00");
+        String expensive = newProduct(3, "20000.00");
+        String confirmed = placeOrder(product, 3);
+        String declined = placeOrder(expensive, 1);
+        awaitTerminal(confirmed);
+        awaitTerminal(declined);
+        int paymentsBefore = Api.get(system.payment.url() + "/api/payments/order/" + confirmed)
+                        .ok()
+                        .size()
+                + Api.get(system.payment.url() + "/api/payments/order/" + declined)
+                        .ok()
+                        .size();
+
+        List<EventMessage> replay = new ArrayList<>(observed);
+        List<String> types =
+                replay.stream().map(EventMessage::type).distinct().sorted().toList();
+        assertThat(types)
+                .contains(
+                        "OrderPlaced",
+                        "StockReserved",
+                        "PaymentRequested",
+                        "PaymentCaptured",
+                        "OrderConfirmed",
+                        "PaymentDeclined",
+                        "StockReleaseRequested",
+                        "StockReleased",
+                        "OrderCancelled",
+                        "ProductCreated",
+                        "CustomerRegistered");
+        bus.publish(replay);
+
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        assertThat(status(confirmed)).isEqualTo("CONFIRMED");
+        assertThat(status(declined)).isEqualTo("CANCELLED");
+        assertThat(Api.get(system.inventory.url() + "/api/products/" + product)
+                        .ok()
+                        .get("quantityReserved")
+                        .asInt())
+                .isEqualTo(3);
+        assertThat(Api.get(system.payment.url() + "/api/payments/order/" + confirmed)
+                                .ok()
+                                .size()
+                        + Api.get(system.payment.url() + "/api/payments/order/" + declined)
+                                .ok()
+                                .size())
+                .isEqualTo(paymentsBefore);
+    }
+
+    @Test
+    @Order(5)
+    void twoOrderReplicasAnswerEveryOrderAndSagaIdentically() throws Exception {
+        String product = newProduct(100, "5.00");
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            orders.add(placeOrder(product, 1, system.orders.get(i % 2)));
+        }
+        int compared = 0;
+        for (int round = 0; round < 10; round++) {
+            for (String order : orders) {
+                for (String path : List.of("/api/orders/", "/api/sagas/")) {
+                    JsonNode first =
+                            Api.get(system.orders.get(0).url() + path + order).ok();
+                    JsonNode other =
+                            Api.get(system.orders.get(1).url() + path + order).ok();
+                    JsonNode again =
+                            Api.get(system.orders.get(0).url() + path + order).ok();
+                    if (first.equals(again)) {
+                        assertThat(other).as(path + order).isEqualTo(first);
+                        compared++;
+                    }
+                }
+            }
+        }
+        assertThat(compared).isGreaterThan(300);
+        orders.forEach(OrderFulfilmentSystemIT::awaitTerminal);
+    }
+
+    @Test
+    @Order(6)
+    void aThousandConcurrentOrdersForAHundredUnits_exactlyAHundredConfirmed() throws Exception {
+        String product = newProduct(100, "1.00");
+        List<String> orders = new CopyOnWriteArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            AtomicInteger next = new AtomicInteger();
+            for (int i = 0; i < 1_000; i++) {
+                sent.add(clients.submit(() -> {
+                    int n = next.getAndIncrement();
+                    orders.add(placeOrder(product, 1, system.orders.get(n % system.orders.size())));
+                }));
+            }
+            for (Future<?> future : sent) {
+                future.get();
+            }
+        } finally {
+            clients.shutdown();
+        }
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> Api.get(system.order().url() + "/api/admin/audit")
+                                .ok()
+                                .get("nonTerminalSagas")
+                                .asLong()
+                        == 0);
+        long confirmed =
+                orders.stream().filter(o -> "CONFIRMED".equals(status(o))).count();
+        assertThat(confirmed).isEqualTo(100);
+        assertThat(orders.stream().filter(o -> "CANCELLED".equals(status(o)))).hasSize(900);
+        JsonNode stock =
+                Api.get(system.inventory.url() + "/api/products/" + product).ok();
+        assertThat(stock.get("quantityReserved").asInt()).isEqualTo(100);
+        assertThat(stock.get("availableQuantity").asInt()).isZero();
+    }
+
+    @Test
+    @Order(7)
+    void aParticipantDownPastTheDeadline_isCompensated_andNothingAppliesTwiceWhenItReturns() throws Exception {
+        String product = newProduct(10, "10.00");
+        system.payment.kill();
+        String order = placeOrder(product, 1);
+
+        await().atMost(SAGA_TIMEOUT.plusSeconds(20))
+                .until(
+                        () -> Api.get(system.order().url() + "/api/sagas/" + order)
+                                .ok()
+                                .get("status")
+                                .asString(),
+                        s -> s.equals("COMPENSATING") || s.equals("COMPENSATION_FAILED"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Api.get(system.inventory.url() + "/api/products/" + product)
+                                .ok()
+                                .get("quantityReserved")
+                                .asInt()
+                        == 0);
+
+        system.restart(system.payment);
+        JsonNode cancelled = awaitTerminal(order);
+        assertThat(cancelled.get("status").asString()).isEqualTo("CANCELLED");
+        assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("DEADLINE_EXCEEDED");
+        JsonNode payments =
+                Api.get(system.payment.url() + "/api/payments/order/" + order).ok();
+        assertThat(payments.size()).isLessThanOrEqualTo(1);
+        if (payments.size() == 1) {
+            assertThat(payments.get(0).get("status").asString()).isIn("REFUNDED", "DECLINED");
+        }
+    }
+
+    @Test
+    @Order(8)
+    void anOrderReplicaKilledMidRun_everySagaStillEnds() throws Exception {
+        String product = newProduct(1_000, "2.00");
+        List<String> orders = new CopyOnWriteArrayList<>();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                sent.add(clients.submit(() -> orders.add(placeOrder(product, 1, system.orders.getFirst()))));
+            }
+            Thread.sleep(300);
+            system.orders.get(1).kill();
+            for (Future<?> future : sent) {
+                future.get();
+            }
+        } finally {
+            clients.shutdown();
+        }
+        await().atMost(SAGA_TIMEOUT.multipliedBy(4))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> orders.stream()
+                        .allMatch(o -> List.of("CONFIRMED", "CANCELLED").contains(status(o))));
+        assertThat(orders).hasSize(200);
+    }
+
+    private static String newProduct(int quantity, String price) {
+        String productId = Api.post(
+                        system.inventory.url() + "/api/products",
+                        Map.of(
+                                "sku",
+                                "SKU-" + UUID.randomUUID(),
+                                "name",
+                                "Widget",
+                                "price",
+                                new BigDecimal(price),
+                                "quantityOnHand",
+                                quantity))
+                .ok()
+                .get("productId")
+                .asString();
+        // The order service learns of the product from inventory's events.
+        await().atMost(Duration.ofSeconds(30)).until(() -> probe(productId));
+        return productId;
+    }
+
+    private static boolean probe(String productId) {
+        Response response = Api.post(
+                system.order().url() + "/api/orders",
+                Map.of(
+                        "customerId", UUID.randomUUID(),
+                        "lineItems", List.of(Map.of("productId", productId, "quantity", 1)),
+                        "shippingAddress", "x"));
+        // Products are checked before the customer: an unknown customer means the product is known.
+        return response.status() == 422
+                && response.body().get("code").asString().equals("CUSTOMER_NOT_FOUND");
+    }
+
+    private static String placeOrder(String product, int quantity) {
+        return placeOrder(product, quantity, system.order());
+    }
+
+    private static String placeOrder(String product, int quantity, ServiceProcess replica) {
+        Response placed = Api.post(
+                replica.url() + "/api/orders",
+                Map.of(
+                        "customerId",
+                        customerId,
+                        "lineItems",
+                        List.of(Map.of("productId", product, "quantity", quantity)),
+                        "shippingAddress",
+                        "1 Main St"));
+        assertThat(placed.status()).as(String.valueOf(placed.body())).isEqualTo(201);
+        assertThat(placed.body().get("status").asString()).isEqualTo("PENDING");
+        return placed.body().get("orderId").asString();
+    }
+
+    private static JsonNode awaitTerminal(String order) {
+        await().atMost(SAGA_TIMEOUT.multipliedBy(6))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> List.of("CONFIRMED", "CANCELLED").contains(status(order)));
+        return Api.get(system.order().url() + "/api/orders/" + order).ok();
+    }
+
+    private static String status(String order) {
+        return Api.get(system.order().url() + "/api/orders/" + order)
+                .ok()
+                .get("status")
+                .asString();
+    }
+
+    private static List<EventMessage> observedOf(String type, String stream) {
+        return observed.stream()
+                .filter(m -> m.type().equals(type) && m.streamId().equals(stream))
+                .toList();
+    }
+
+    private static final class NoCheckpoints implements CheckpointStore {
+        @Override
+        public OptionalLong load(String consumer, int shard) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public void remember(String consumer, int shard, long sequence) {}
+    }
+}

@@ -1,0 +1,175 @@
+package io.sagaflow.system;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.sagaflow.framework.hazelcast.HazelcastConfigs;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
+import io.sagaflow.framework.test.postgres.TestDatabase;
+import io.sagaflow.framework.test.postgres.TestPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The whole system for a test: one PostgreSQL database per service, the four services as separate processes (as
+ * many order-service replicas as asked), each with its per-service cluster and an in-process member of one shared
+ * cluster, which this test JVM joins too so it can watch and replay the events between services.
+ */
+final class SagaflowSystem implements AutoCloseable {
+
+    final ServiceProcess account;
+    final ServiceProcess inventory;
+    final ServiceProcess payment;
+    final List<ServiceProcess> orders = new ArrayList<>();
+    final HazelcastInstance sharedMember;
+    final SagaflowHazelcastProperties.Shared shared;
+
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final Path logs;
+    private final Map<String, TestDatabase> databases = new LinkedHashMap<>();
+    private final Duration sagaTimeout;
+    private final Duration compensationTimeout;
+    private final Map<String, Integer> clusterPorts = new LinkedHashMap<>();
+    private int orderReplicas;
+
+    private SagaflowSystem(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout) throws Exception {
+        this.sagaTimeout = sagaTimeout;
+        this.compensationTimeout = compensationTimeout;
+        this.logs = Path.of("target", "system-tests", run);
+        Files.createDirectories(logs);
+        int sharedPort = randomPortBase();
+        shared = new SagaflowHazelcastProperties.Shared();
+        shared.setClusterName("shared-" + run);
+        shared.setPort(sharedPort);
+        shared.setPortCount(20);
+        shared.setBindInterface("127.0.0.1");
+        shared.setPartitionCount(23);
+        shared.getProperties().putAll(HazelcastTestClusters.FAST_JOIN);
+        for (String service : List.of("account", "inventory", "order", "payment")) {
+            databases.put(service, TestPostgres.newDatabase());
+            clusterPorts.put(service, randomPortBase());
+        }
+        account = process("account", 0);
+        inventory = process("inventory", 0);
+        payment = process("payment", 0);
+        for (int i = 0; i < orderReplicas; i++) {
+            orders.add(process("order", i));
+        }
+        this.orderReplicas = orderReplicas;
+        for (ServiceProcess process : all()) {
+            process.start();
+        }
+        sharedMember = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
+        for (ServiceProcess process : all()) {
+            process.awaitReady(Duration.ofMinutes(3));
+        }
+    }
+
+    static SagaflowSystem start(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout)
+            throws Exception {
+        return new SagaflowSystem(orderReplicas, sagaTimeout, compensationTimeout);
+    }
+
+    /** Starts one more order-service replica, joining the others' cluster. */
+    ServiceProcess addOrderReplica() throws Exception {
+        ServiceProcess replica = process("order", orderReplicas++).start();
+        orders.add(replica);
+        replica.awaitReady(Duration.ofMinutes(3));
+        return replica;
+    }
+
+    /** Restarts {@code process} (same ports, same database), e.g. after {@link ServiceProcess#kill()}. */
+    ServiceProcess restart(ServiceProcess process) throws Exception {
+        process.start();
+        process.awaitReady(Duration.ofMinutes(3));
+        return process;
+    }
+
+    ServiceProcess order() {
+        return orders.stream().filter(ServiceProcess::isAlive).findFirst().orElseThrow();
+    }
+
+    List<ServiceProcess> all() {
+        List<ServiceProcess> all = new ArrayList<>(List.of(account, inventory, payment));
+        all.addAll(orders);
+        return all;
+    }
+
+    private ServiceProcess process(String service, int replica) {
+        TestDatabase db = databases.get(service);
+        Map<String, String> args = new LinkedHashMap<>();
+        args.put("spring.datasource.url", db.jdbcUrl());
+        args.put("spring.datasource.username", db.username());
+        args.put("spring.datasource.password", db.password());
+        args.put("spring.datasource.hikari.maximum-pool-size", "8");
+        int clusterPort = clusterPorts.get(service);
+        args.put("sagaflow.hazelcast.service.cluster-name", service + "-" + run);
+        args.put("sagaflow.hazelcast.service.port", Integer.toString(clusterPort));
+        args.put("sagaflow.hazelcast.service.port-count", "10");
+        args.put("sagaflow.hazelcast.service.bind-interface", "127.0.0.1");
+        args.put("sagaflow.hazelcast.service.members", "127.0.0.1");
+        args.put("sagaflow.hazelcast.service.partition-count", "23");
+        args.put("sagaflow.hazelcast.service.jet-cooperative-threads", "1");
+        args.put("sagaflow.hazelcast.shared.mode", "embedded");
+        args.put("sagaflow.hazelcast.shared.cluster-name", shared.getClusterName());
+        args.put("sagaflow.hazelcast.shared.port", Integer.toString(shared.getPort()));
+        args.put("sagaflow.hazelcast.shared.port-count", "20");
+        args.put("sagaflow.hazelcast.shared.bind-interface", "127.0.0.1");
+        args.put("sagaflow.hazelcast.shared.members", "127.0.0.1");
+        args.put("sagaflow.hazelcast.shared.partition-count", "23");
+        args.put("sagaflow.hazelcast.shared.topic.listener-threads", "4");
+        HazelcastTestClusters.FAST_JOIN.forEach((key, value) -> {
+            args.put("sagaflow.hazelcast.service.properties[" + key + "]", value);
+            args.put("sagaflow.hazelcast.shared.properties[" + key + "]", value);
+        });
+        args.put("sagaflow.outbox.poll-interval", "50ms");
+        args.put("sagaflow.outbox.lease-ttl", "4s");
+        if (service.equals("order")) {
+            args.put("sagaflow.order.saga.timeout", sagaTimeout.toMillis() + "ms");
+            args.put("sagaflow.order.saga.compensation-timeout", compensationTimeout.toMillis() + "ms");
+            args.put("sagaflow.order.audit.inventory-url", "http://127.0.0.1:" + inventoryPort());
+            args.put("sagaflow.order.audit.payment-url", "http://127.0.0.1:" + paymentPort());
+        }
+        Path jar = jarOf(service + "-service");
+        return new ServiceProcess(service + "-" + replica, jar, args, logs);
+    }
+
+    private int inventoryPort() {
+        return inventory == null ? 0 : inventory.port;
+    }
+
+    private int paymentPort() {
+        return payment == null ? 0 : payment.port;
+    }
+
+    private static Path jarOf(String module) {
+        Path dir = Path.of(System.getProperty("sagaflow.services.dir", ".."), module, "target");
+        String version = System.getProperty("sagaflow.project.version", "0.1.0-SNAPSHOT");
+        Path jar = dir.resolve(module + "-" + version + "-exec.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: build the services first (./mvnw verify builds all)");
+        }
+        return jar;
+    }
+
+    private static int randomPortBase() {
+        return 20_000 + ThreadLocalRandom.current().nextInt(3_000) * 10;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (ServiceProcess process : all()) {
+            process.stop();
+        }
+        if (sharedMember != null) {
+            sharedMember.getLifecycleService().terminate();
+        }
+    }
+}

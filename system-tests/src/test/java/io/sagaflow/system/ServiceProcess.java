@@ -1,0 +1,114 @@
+package io.sagaflow.system;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** One service replica as its own JVM, started from its runnable jar, logging to a file. */
+final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    final String name;
+    final int port;
+    private final List<String> command;
+    private final Path log;
+    private Process process;
+
+    ServiceProcess(String name, Path jar, Map<String, String> arguments, Path logDir) {
+        this.name = name;
+        this.port = freePort();
+        this.log = logDir.resolve(name + ".log");
+        this.command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-Xms64m",
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-jar",
+                jar.toString(),
+                "--server.port=" + port));
+        arguments.forEach((key, value) -> command.add("--" + key + "=" + value));
+    }
+
+    ServiceProcess start() throws IOException {
+        Files.createDirectories(log.getParent());
+        process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        return this;
+    }
+
+    /** Waits until the replica reports ready (PostgreSQL and Hazelcast up). */
+    void awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited; see " + log);
+            }
+            try {
+                HttpResponse<String> ready = HTTP.send(
+                        HttpRequest.newBuilder(URI.create(url() + "/actuator/health/readiness"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException(name + " not ready after " + timeout + "; see " + log);
+    }
+
+    String url() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the replica at once, as a crash would: no graceful leave, no lease hand-back. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** Stops the replica the way Kubernetes would (SIGTERM, graceful shutdown). */
+    void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
