@@ -184,8 +184,9 @@ class OrderServiceConfiguration {
             @ServiceCluster HazelcastInstance member,
             SagaRunner runner,
             HazelcastSagaDeadlines deadlines,
+            SagaQueries sagas,
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism) {
-        return new SagaLifecycle(member, runner, deadlines, parallelism);
+        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism);
     }
 
     @Bean

@@ -121,7 +121,11 @@ public final class OrderFulfilmentSaga {
             case PaymentWasDeclined lateDecline -> List.of();
 
             // Deadline before step 4: undo whatever may have been done.
-            case DeadlineReached deadline when !deadline.deadline().equals(saga.deadline()) -> List.of();
+            // A timer armed for an earlier deadline (compared to the millisecond: timers may be re-armed from the
+            // view).
+            case DeadlineReached deadline
+            when saga.deadline() == null
+                    || deadline.deadline().toEpochMilli() != saga.deadline().toEpochMilli() -> List.of();
             case DeadlineReached deadline
             when saga.is(RESERVING_STOCK) || saga.is(CHARGING_PAYMENT) ->
                 compensate(

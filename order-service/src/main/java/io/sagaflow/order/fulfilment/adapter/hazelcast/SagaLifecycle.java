@@ -1,6 +1,7 @@
 package io.sagaflow.order.fulfilment.adapter.hazelcast;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import org.springframework.context.SmartLifecycle;
 
@@ -14,10 +15,16 @@ public class SagaLifecycle implements SmartLifecycle {
     private final SagaRunner runner;
     private final HazelcastSagaDeadlines deadlines;
     private final int parallelism;
+    private final SagaQueries sagas;
     private volatile boolean running;
 
     public SagaLifecycle(
-            HazelcastInstance member, SagaRunner runner, HazelcastSagaDeadlines deadlines, int parallelism) {
+            HazelcastInstance member,
+            SagaRunner runner,
+            HazelcastSagaDeadlines deadlines,
+            SagaQueries sagas,
+            int parallelism) {
+        this.sagas = sagas;
         this.member = member;
         this.runner = runner;
         this.deadlines = deadlines;
@@ -27,6 +34,11 @@ public class SagaLifecycle implements SmartLifecycle {
     @Override
     public void start() {
         deadlines.start();
+        // Timers live in memory: after the whole cluster restarted, the running sagas' timers come back from the
+        // view (arming an existing timer again changes nothing).
+        for (SagaQueries.RunningSaga saga : sagas.running()) {
+            deadlines.arm(saga.sagaId(), saga.deadline());
+        }
         SagaJob.start(member, runner, parallelism);
         running = true;
     }

@@ -42,6 +42,23 @@ public class SagaQueries {
                         limit);
     }
 
+    /** The running sagas' ids and deadlines, to re-arm their timers after the whole cluster restarted. */
+    public List<RunningSaga> running() {
+        return jdbc.query(
+                "select saga_id, deadline from saga_view where status in ('RESERVING_STOCK', 'CHARGING_PAYMENT',"
+                        + " 'COMPENSATING') and deadline is not null",
+                (rs, n) -> new RunningSaga(
+                        rs.getObject(1, UUID.class), rs.getTimestamp(2).toInstant()));
+    }
+
+    /**
+     * A saga still waiting.
+     *
+     * @param sagaId its id
+     * @param deadline when its wait ends
+     */
+    public record RunningSaga(UUID sagaId, Instant deadline) {}
+
     /** How many sagas are in each status. */
     public List<StatusCount> countByStatus() {
         return jdbc.query(
