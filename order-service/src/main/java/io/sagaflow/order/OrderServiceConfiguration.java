@@ -130,6 +130,14 @@ class OrderServiceConfiguration {
         };
     }
 
+    /** Sagas waiting in quarantine for an operator, counted at each scrape. */
+    @Bean
+    io.micrometer.core.instrument.Gauge quarantinedSagas(MeterRegistry meters, SagaQueries sagas) {
+        return io.micrometer.core.instrument.Gauge.builder("sagaflow.saga.quarantined", sagas, SagaQueries::quarantined)
+                .description("Sagas in COMPENSATION_FAILED, waiting for an operator")
+                .register(meters);
+    }
+
     @Bean
     OrderViewProjection orderViewProjection(JsonMapper json, ViewCache<OrderView> cache) {
         return new OrderViewProjection(json, cache);

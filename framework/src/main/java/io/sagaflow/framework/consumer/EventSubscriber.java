@@ -2,6 +2,7 @@ package io.sagaflow.framework.consumer;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.GlobalPosition;
@@ -55,6 +56,11 @@ public final class EventSubscriber {
         Counter handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
         Counter duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
         Counter failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
+        Timer lag = Timer.builder("sagaflow.consumer.lag")
+                .description("Time from an event's append in its service to its handling by this consumer")
+                .tag("consumer", consumer)
+                .publishPercentileHistogram()
+                .register(meters);
         return bus.subscribe(consumer, checkpoints, message -> {
             if (serializer.registry().find(message.type()).isEmpty()) {
                 return;
@@ -65,6 +71,9 @@ public final class EventSubscriber {
                     EventEnvelope<Object> envelope = envelope(message);
                     boolean applied = idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
                     (applied ? handled : duplicates).increment();
+                    if (applied) {
+                        lag.record(Duration.between(envelope.occurredAt(), Instant.now()));
+                    }
                     return;
                 } catch (RuntimeException e) {
                     if (attempt >= maxAttempts) {

@@ -8,6 +8,7 @@ import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.payment.contracts.PaymentContracts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,7 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 @SagaflowIntegrationTest
 @TestPropertySource(
         properties = {
-            "sagaflow.order.saga.timeout=3s",
+            "sagaflow.order.saga.timeout=8s",
             "sagaflow.order.saga.compensation-timeout=1s",
             "sagaflow.order.saga.max-compensation-attempts=2",
             "sagaflow.outbox.poll-interval=20ms"
@@ -97,7 +98,7 @@ class SagaJobIT {
                         100,
                         "category",
                         "tools"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> placeOrder().statusCode() != 422);
+        await().atMost(Duration.ofSeconds(45)).until(() -> placeOrder().statusCode() != 422);
     }
 
     @AfterEach
@@ -120,7 +121,15 @@ class SagaJobIT {
         answer(
                 "payment-" + order,
                 "PaymentCaptured",
-                Map.of("paymentId", UUID.randomUUID(), "orderId", order, "customerId", customer, "amount", 21.60));
+                Map.of(
+                        "paymentId",
+                        PaymentContracts.sagaPaymentIdOf(order),
+                        "orderId",
+                        order,
+                        "customerId",
+                        customer,
+                        "amount",
+                        21.60));
 
         awaitStatus(order, "CONFIRMED");
         JsonNode saga = get("/api/sagas/" + order);
@@ -131,6 +140,19 @@ class SagaJobIT {
         assertThat(paymentRequested.correlationId())
                 .as("one correlation id across the saga")
                 .isEqualTo(correlation);
+
+        HttpResponse<String> metrics = send("GET", "/actuator/prometheus", null);
+        assertThat(metrics.body())
+                .contains("sagaflow_saga_duration_seconds_count{outcome=\"confirmed\"")
+                .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"reserve_stock\"")
+                .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"charge_payment\"")
+                .contains("sagaflow_saga_quarantined")
+                .contains("sagaflow_outbox_lag_seconds_count")
+                .contains("sagaflow_outbox_backlog")
+                .contains("sagaflow_consumer_lag_seconds_count{consumer=\"order.saga\"");
+        assertThat(send("GET", "/v3/api-docs", null).body())
+                .contains("/api/orders")
+                .contains("/api/sagas/{sagaId}");
     }
 
     @Test
@@ -146,7 +168,7 @@ class SagaJobIT {
                 "PaymentDeclined",
                 Map.of(
                         "paymentId",
-                        UUID.randomUUID(),
+                        PaymentContracts.sagaPaymentIdOf(order),
                         "orderId",
                         order,
                         "customerId",
@@ -175,11 +197,11 @@ class SagaJobIT {
         UUID order = orderIdOf(placeOrder());
         Instant placedAt = Instant.now();
         EventMessage release = awaitPublished("StockReleaseRequested", order);
-        assertThat(Duration.between(placedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        assertThat(Duration.between(placedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
         assertThat(get("/api/sagas/" + order).get("status").asString()).isEqualTo("COMPENSATING");
         assertThat(release.payload()).contains("deadline");
 
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Duration.ofSeconds(45))
                 .until(() -> "COMPENSATION_FAILED"
                         .equals(get("/api/sagas/" + order).get("status").asString()));
         assertThat(published.stream()
@@ -259,14 +281,14 @@ class SagaJobIT {
     }
 
     private JsonNode awaitStatus(UUID order, String status) throws Exception {
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Duration.ofSeconds(45))
                 .until(() ->
                         status.equals(get("/api/orders/" + order).get("status").asString()));
         return get("/api/orders/" + order);
     }
 
     private EventMessage awaitPublished(String type, UUID order) {
-        await().atMost(Duration.ofSeconds(20))
+        await().atMost(Duration.ofSeconds(45))
                 .until(() -> published.stream()
                         .anyMatch(m -> m.type().equals(type) && m.streamId().equals("order-" + order)));
         return published.stream()

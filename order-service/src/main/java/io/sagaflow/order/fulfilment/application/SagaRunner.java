@@ -155,6 +155,7 @@ public class SagaRunner {
                     history.isEmpty() ? null : history.getFirst().occurredAt());
         }
         events.append(stream, ExpectedVersion.exactly(history.getLast().version()), decided, entry.metadata());
+        recordSteps(history, decided);
         SagaState after = before;
         for (DomainEvent event : decided) {
             after = saga.evolve(after, event);
@@ -184,6 +185,44 @@ public class SagaRunner {
                     .publishPercentileHistogram()
                     .register(meters)
                     .record(Duration.between(outcome.startedAt(), Instant.now(clock)));
+        }
+    }
+
+    /** Times each step the decided events complete, from the event that started it. */
+    private void recordSteps(List<EventEnvelope<Object>> history, List<DomainEvent> decided) {
+        Instant now = clock.instant();
+        for (DomainEvent event : decided) {
+            switch (event) {
+                case SagaFact.StockReservationConfirmed ok ->
+                    step("reserve_stock", "completed", history, "OrderPlaced", now);
+                case SagaFact.StockReservationRejected no ->
+                    step("reserve_stock", "failed", history, "OrderPlaced", now);
+                case SagaFact.PaymentCaptureConfirmed ok ->
+                    step("charge_payment", "completed", history, "PaymentRequested", now);
+                case SagaFact.PaymentRejected no -> step("charge_payment", "failed", history, "PaymentRequested", now);
+                case SagaFact.StockReleaseConfirmed ok ->
+                    step("release_stock", "completed", history, "StockReleaseRequested", now);
+                case SagaFact.RefundConfirmed ok ->
+                    step("refund_payment", "completed", history, "RefundRequested", now);
+                default -> {
+                    // not the end of a step
+                }
+            }
+        }
+    }
+
+    private void step(String step, String outcome, List<EventEnvelope<Object>> history, String startedBy, Instant now) {
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).type().equals(startedBy)) {
+                Timer.builder("sagaflow.saga.step")
+                        .description("From a saga step's request to its answer")
+                        .tag("step", step)
+                        .tag("outcome", outcome)
+                        .publishPercentileHistogram()
+                        .register(meters)
+                        .record(Duration.between(history.get(i).occurredAt(), now));
+                return;
+            }
         }
     }
 

@@ -59,6 +59,13 @@ public class SagaQueries {
      */
     public record RunningSaga(UUID sagaId, Instant deadline) {}
 
+    /** How many sagas are quarantined. */
+    public double quarantined() {
+        Long count =
+                jdbc.queryForObject("select count(*) from saga_view where status = 'COMPENSATION_FAILED'", Long.class);
+        return count == null ? 0 : count;
+    }
+
     /** How many sagas are in each status. */
     public List<StatusCount> countByStatus() {
         return jdbc.query(
