@@ -258,171 +258,42 @@ public final class OrderFulfilmentSaga {
                         null,
                         null);
             case StockReservationConfirmed confirmed ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        CHARGING_PAYMENT,
-                        s.deadline(),
-                        true,
-                        false,
-                        false,
-                        false,
-                        false,
-                        false,
-                        0,
-                        null,
-                        null,
-                        null,
-                        null);
-            case PaymentRequested requested ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        s.status(),
-                        s.deadline(),
-                        s.stockReserved(),
-                        true,
-                        s.releaseRequested(),
-                        s.releaseConfirmed(),
-                        s.refundRequested(),
-                        s.refundConfirmed(),
-                        s.compensationAttempts(),
-                        s.cancelCode(),
-                        s.cancelReason(),
-                        s.cancelledBy(),
-                        s.failureReason());
+                s.change().status(CHARGING_PAYMENT).stockReserved().build();
+            case PaymentRequested requested -> s.change().paymentRequested().build();
             case StockReservationRejected rejected ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        s.status(),
-                        s.deadline(),
-                        false,
-                        false,
-                        false,
-                        false,
-                        false,
-                        false,
-                        0,
-                        rejected.code(),
-                        rejected.reason(),
-                        SAGA,
-                        null);
-            case PaymentCaptureConfirmed captured -> s;
-            case OrderConfirmed confirmed -> s.with(CONFIRMED);
-            case PaymentRejected rejected -> s;
+                s.change()
+                        .cancellation(rejected.code(), rejected.reason(), SAGA)
+                        .build();
+            case OrderConfirmed confirmed -> s.change().status(CONFIRMED).build();
             case CompensationStarted started ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        COMPENSATING,
-                        started.deadline(),
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        started.releaseStock(),
-                        false,
-                        started.refundPayment(),
-                        false,
-                        1,
-                        started.code(),
-                        started.reason(),
-                        started.requestedBy(),
-                        null);
+                s.change()
+                        .status(COMPENSATING)
+                        .deadline(started.deadline())
+                        .compensating(started.releaseStock(), started.refundPayment(), 1)
+                        .cancellation(started.code(), started.reason(), started.requestedBy())
+                        .build();
             case CompensationRetried retried ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        COMPENSATING,
-                        retried.deadline(),
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        s.releaseRequested(),
-                        s.releaseConfirmed(),
-                        s.refundRequested(),
-                        s.refundConfirmed(),
-                        retried.attempt(),
-                        s.cancelCode(),
-                        s.cancelReason(),
-                        s.cancelledBy(),
-                        null);
-            case StockReleaseConfirmed released ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        s.status(),
-                        s.deadline(),
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        s.releaseRequested(),
-                        true,
-                        s.refundRequested(),
-                        s.refundConfirmed(),
-                        s.compensationAttempts(),
-                        s.cancelCode(),
-                        s.cancelReason(),
-                        s.cancelledBy(),
-                        s.failureReason());
-            case RefundConfirmed refunded ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        s.status(),
-                        s.deadline(),
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        s.releaseRequested(),
-                        s.releaseConfirmed(),
-                        s.refundRequested(),
-                        true,
-                        s.compensationAttempts(),
-                        s.cancelCode(),
-                        s.cancelReason(),
-                        s.cancelledBy(),
-                        s.failureReason());
+                s.change()
+                        .status(COMPENSATING)
+                        .deadline(retried.deadline())
+                        .attempt(retried.attempt())
+                        .build();
+            case StockReleaseConfirmed released -> s.change().releaseConfirmed().build();
+            case RefundConfirmed refunded -> s.change().refundConfirmed().build();
             case CompensationFailed failed ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        COMPENSATION_FAILED,
-                        null,
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        s.releaseRequested(),
-                        s.releaseConfirmed(),
-                        s.refundRequested(),
-                        s.refundConfirmed(),
-                        s.compensationAttempts(),
-                        s.cancelCode(),
-                        s.cancelReason(),
-                        s.cancelledBy(),
-                        failed.reason());
-            case SagaDiscarded discarded -> s;
+                s.change()
+                        .status(COMPENSATION_FAILED)
+                        .deadline(null)
+                        .failure(failed.reason())
+                        .build();
             case OrderCancelled cancelled ->
-                new SagaState(
-                        s.orderId(),
-                        s.customerId(),
-                        s.total(),
-                        CANCELLED,
-                        null,
-                        s.stockReserved(),
-                        s.paymentRequested(),
-                        s.releaseRequested(),
-                        s.releaseConfirmed(),
-                        s.refundRequested(),
-                        s.refundConfirmed(),
-                        s.compensationAttempts(),
-                        cancelled.code(),
-                        cancelled.reason(),
-                        cancelled.cancelledBy(),
-                        s.failureReason());
+                s.change()
+                        .status(CANCELLED)
+                        .deadline(null)
+                        .cancellation(cancelled.code(), cancelled.reason(), cancelled.cancelledBy())
+                        .build();
+            // Facts that only the views show (PaymentCaptureConfirmed, PaymentRejected, SagaDiscarded), the
+            // compensation requests and the order's other events leave the saga as it is.
             default -> s;
         };
     }

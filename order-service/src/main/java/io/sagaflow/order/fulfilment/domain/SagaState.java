@@ -59,23 +59,125 @@ public record SagaState(
         return (!releaseRequested || releaseConfirmed) && (!refundRequested || refundConfirmed);
     }
 
-    SagaState with(SagaStatus newStatus) {
-        return new SagaState(
-                orderId,
-                customerId,
-                total,
-                newStatus,
-                deadline,
-                stockReserved,
-                paymentRequested,
-                releaseRequested,
-                releaseConfirmed,
-                refundRequested,
-                refundConfirmed,
-                compensationAttempts,
-                cancelCode,
-                cancelReason,
-                cancelledBy,
-                failureReason);
+    /** A copy to change. */
+    Builder change() {
+        return new Builder(this);
+    }
+
+    /** Changes one saga state into the next; the fields are those of {@link SagaState}. */
+    static final class Builder {
+        private final UUID orderId;
+        private final UUID customerId;
+        private final BigDecimal total;
+        private SagaStatus status;
+        private Instant deadline;
+        private boolean stockReserved;
+        private boolean paymentRequested;
+        private boolean releaseRequested;
+        private boolean releaseConfirmed;
+        private boolean refundRequested;
+        private boolean refundConfirmed;
+        private int compensationAttempts;
+        private String cancelCode;
+        private String cancelReason;
+        private String cancelledBy;
+        private String failureReason;
+
+        private Builder(SagaState s) {
+            orderId = s.orderId;
+            customerId = s.customerId;
+            total = s.total;
+            status = s.status;
+            deadline = s.deadline;
+            stockReserved = s.stockReserved;
+            paymentRequested = s.paymentRequested;
+            releaseRequested = s.releaseRequested;
+            releaseConfirmed = s.releaseConfirmed;
+            refundRequested = s.refundRequested;
+            refundConfirmed = s.refundConfirmed;
+            compensationAttempts = s.compensationAttempts;
+            cancelCode = s.cancelCode;
+            cancelReason = s.cancelReason;
+            cancelledBy = s.cancelledBy;
+            failureReason = s.failureReason;
+        }
+
+        Builder status(SagaStatus value) {
+            status = value;
+            return this;
+        }
+
+        Builder deadline(Instant value) {
+            deadline = value;
+            return this;
+        }
+
+        Builder stockReserved() {
+            stockReserved = true;
+            return this;
+        }
+
+        Builder paymentRequested() {
+            paymentRequested = true;
+            return this;
+        }
+
+        Builder compensating(boolean releaseStock, boolean refundPayment, int attempts) {
+            releaseRequested = releaseStock;
+            releaseConfirmed = false;
+            refundRequested = refundPayment;
+            refundConfirmed = false;
+            compensationAttempts = attempts;
+            failureReason = null;
+            return this;
+        }
+
+        Builder attempt(int value) {
+            compensationAttempts = value;
+            failureReason = null;
+            return this;
+        }
+
+        Builder releaseConfirmed() {
+            releaseConfirmed = true;
+            return this;
+        }
+
+        Builder refundConfirmed() {
+            refundConfirmed = true;
+            return this;
+        }
+
+        Builder cancellation(String code, String reason, String by) {
+            cancelCode = code;
+            cancelReason = reason;
+            cancelledBy = by;
+            return this;
+        }
+
+        Builder failure(String reason) {
+            failureReason = reason;
+            return this;
+        }
+
+        SagaState build() {
+            return new SagaState(
+                    orderId,
+                    customerId,
+                    total,
+                    status,
+                    deadline,
+                    stockReserved,
+                    paymentRequested,
+                    releaseRequested,
+                    releaseConfirmed,
+                    refundRequested,
+                    refundConfirmed,
+                    compensationAttempts,
+                    cancelCode,
+                    cancelReason,
+                    cancelledBy,
+                    failureReason);
+        }
     }
 }
