@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.account.contracts.AccountContracts;
 import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.consumer.SubscriptionLifecycle;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
@@ -14,6 +15,7 @@ import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.contracts.InventoryContracts;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
+import io.sagaflow.order.catalog.application.CatalogSubscription;
 import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
@@ -198,8 +200,19 @@ class OrderServiceConfiguration {
     }
 
     @Bean
-    SagaFeed sagaFeed(EventSubscriber subscriber, HazelcastSagaInbox inbox) {
-        return new SagaFeed(subscriber, inbox);
+    SagaFeed sagaFeed(HazelcastSagaInbox inbox) {
+        return new SagaFeed(inbox);
+    }
+
+    /** Feeds the saga once its job runs (phase 0), stops before it. */
+    @Bean
+    SubscriptionLifecycle sagaFeedSubscription(EventSubscriber subscriber, SagaFeed feed) {
+        return new SubscriptionLifecycle(subscriber, SagaFeed.CONSUMER, feed, SagaLifecycle.PHASE + 1);
+    }
+
+    @Bean
+    SubscriptionLifecycle catalogSubscriptionLifecycle(EventSubscriber subscriber, CatalogSubscription catalog) {
+        return new SubscriptionLifecycle(subscriber, CatalogSubscription.CONSUMER, catalog, 0);
     }
 
     @Bean

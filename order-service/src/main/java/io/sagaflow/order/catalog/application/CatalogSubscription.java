@@ -2,11 +2,10 @@ package io.sagaflow.order.catalog.application;
 
 import io.sagaflow.account.contracts.CustomerRegistered;
 import io.sagaflow.account.contracts.CustomerStatusChanged;
-import io.sagaflow.framework.consumer.EventSubscriber;
-import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.consumer.EventHandler;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.inventory.contracts.ProductCreated;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,43 +13,27 @@ import org.springframework.stereotype.Component;
  * event, so an order can be checked without calling another service.
  */
 @Component
-public class CatalogSubscription implements SmartLifecycle {
+public class CatalogSubscription implements EventHandler {
 
-    private final EventSubscriber subscriber;
+    /** The consumer's name. */
+    public static final String CONSUMER = "order.catalog";
+
     private final CatalogCopies copies;
-    private volatile Subscription subscription;
 
-    public CatalogSubscription(EventSubscriber subscriber, CatalogCopies copies) {
-        this.subscriber = subscriber;
+    public CatalogSubscription(CatalogCopies copies) {
         this.copies = copies;
     }
 
     @Override
-    public void start() {
-        subscription = subscriber.subscribe("order.catalog", event -> {
-            switch (event.payload()) {
-                case ProductCreated product ->
-                    copies.productCreated(product.productId(), product.sku(), product.name(), product.price());
-                case CustomerRegistered customer -> copies.customerStatus(customer.customerId(), "ACTIVE");
-                case CustomerStatusChanged change -> copies.customerStatus(change.customerId(), change.status());
-                default -> {
-                    // other services' events are none of the catalog's business
-                }
+    public void handle(EventEnvelope<Object> event) {
+        switch (event.payload()) {
+            case ProductCreated product ->
+                copies.productCreated(product.productId(), product.sku(), product.name(), product.price());
+            case CustomerRegistered customer -> copies.customerStatus(customer.customerId(), "ACTIVE");
+            case CustomerStatusChanged change -> copies.customerStatus(change.customerId(), change.status());
+            default -> {
+                // other services' events are none of the catalog's business
             }
-        });
-    }
-
-    @Override
-    public void stop() {
-        Subscription current = subscription;
-        if (current != null) {
-            current.cancel();
-            subscription = null;
         }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return subscription != null;
     }
 }

@@ -1,9 +1,8 @@
 package io.sagaflow.order.fulfilment.application;
 
-import io.sagaflow.framework.consumer.EventSubscriber;
+import io.sagaflow.framework.consumer.EventHandler;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
-import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.inventory.contracts.StockReleased;
 import io.sagaflow.inventory.contracts.StockReservationFailed;
 import io.sagaflow.inventory.contracts.StockReserved;
@@ -15,20 +14,19 @@ import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.payment.contracts.PaymentDeclined;
 import io.sagaflow.payment.contracts.PaymentRefunded;
 import io.sagaflow.payment.contracts.RefundNotRequired;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Consumer {@code order.saga}: turns the events sagas react to (the order's own placement and cancellation requests,
  * inventory's and payment's answers) into saga messages in the inbox, keyed by event id, exactly once per event.
  */
-public class SagaFeed implements SmartLifecycle {
+public class SagaFeed implements EventHandler {
 
-    private final EventSubscriber subscriber;
+    /** The consumer's name. */
+    public static final String CONSUMER = "order.saga";
+
     private final SagaInbox inbox;
-    private volatile Subscription subscription;
 
-    public SagaFeed(EventSubscriber subscriber, SagaInbox inbox) {
-        this.subscriber = subscriber;
+    public SagaFeed(SagaInbox inbox) {
         this.inbox = inbox;
     }
 
@@ -59,7 +57,8 @@ public class SagaFeed implements SmartLifecycle {
         return PaymentContracts.sagaPaymentIdOf(orderId).equals(paymentId);
     }
 
-    private void feed(EventEnvelope<Object> event) {
+    @Override
+    public void handle(EventEnvelope<Object> event) {
         SagaMessage message = toMessage(event.payload());
         if (message != null) {
             inbox.add(
@@ -67,30 +66,5 @@ public class SagaFeed implements SmartLifecycle {
                     message.orderId(),
                     SagaInboxEntry.of(message, EventMetadata.causedBy(event)));
         }
-    }
-
-    @Override
-    public void start() {
-        subscription = subscriber.subscribe("order.saga", this::feed);
-    }
-
-    @Override
-    public void stop() {
-        Subscription current = subscription;
-        if (current != null) {
-            current.cancel();
-            subscription = null;
-        }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return subscription != null;
-    }
-
-    @Override
-    public int getPhase() {
-        // Feed only once the saga job runs (phase 0); stop feeding before it stops.
-        return 1;
     }
 }
