@@ -1,0 +1,1095 @@
+#!/usr/bin/env python3
+"""Sweeps the local Sagaflow stack with k6 and writes a report.
+
+TPS levels x repetitions, each run a warm-up then a fixed measured phase at a constant arrival rate. Per run: the
+k6 summary (client side), the services' Micrometer histograms scraped at the start and end of the measured phase
+(server side), and the CPU and memory of every process of the stack sampled through it. Across repetitions: mean,
+standard deviation, 95 % confidence interval (Student's t) and coefficient of variation. Verdicts against the SLOs
+of docs/adr/0014-slos-and-sweep-verdicts.md; an A/B mode runs two commits or two configurations in one session.
+
+Run it through perf/sweep, which creates the virtualenv; see perf/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PERF = Path(__file__).resolve().parent
+ROOT = PERF.parent
+TOOLS = PERF / ".tools"
+K6_VERSION = "v1.8.1"
+K6_MODULE = "go.k6.io/k6"
+
+SERVICES = {"account": 8081, "inventory": 8082, "order": 8083, "payment": 8084}
+GATEWAY_PORT = 8080
+HISTOGRAM_ARG = "--management.metrics.distribution.percentiles-histogram.http.server.requests=true"
+
+SCRIPTS = {"mix": "mix.js", "saga-e2e": "saga-e2e.js", "spike": "spike.js", "soak": "soak.js"}
+
+# The SLOs (docs/adr/0014). Latency SLOs are not judged for a spike.
+SLO_HTTP_P95_MS = 50.0
+SLO_SAGA_P95_MS = 250.0
+
+# Client operation -> (service, method, uri template as Spring tags it).
+OPERATIONS = {
+    "create_order": ("order", "POST", "/api/orders"),
+    "reserve_stock": ("inventory", "POST", "/api/products/{productId}/stock/reserve"),
+    "create_customer": ("account", "POST", "/api/customers"),
+    "poll_order": ("order", "GET", "/api/orders/{orderId}"),
+}
+
+T95 = None  # filled lazily from scipy
+
+
+def log(message: str) -> None:
+    print(f"[sweep {dt.datetime.now():%H:%M:%S}] {message}", flush=True)
+
+
+# --- Statistics --------------------------------------------------------------------------------------------------
+
+
+def t_quantile_975(df: int) -> float:
+    """Two-sided 95 % Student's t quantile for df degrees of freedom."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+@dataclass
+class Stats:
+    n: int
+    mean: float
+    sd: float
+    ci_low: float
+    ci_high: float
+    cv: float  # per cent; nan when the mean is 0
+    minimum: float
+    maximum: float
+
+    def as_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+def describe(values: list[float]) -> Stats | None:
+    """Mean ± sd, 95 % CI of the mean (t-distribution, n-1 df) and coefficient of variation."""
+    values = [v for v in values if v is not None and not math.isnan(v)]
+    if not values:
+        return None
+    n = len(values)
+    mean = statistics.fmean(values)
+    if n == 1:
+        return Stats(1, mean, 0.0, math.nan, math.nan, math.nan, mean, mean)
+    sd = statistics.stdev(values)
+    half = t_quantile_975(n - 1) * sd / math.sqrt(n)
+    cv = 100.0 * sd / abs(mean) if mean else math.nan
+    return Stats(n, mean, sd, mean - half, mean + half, cv, min(values), max(values))
+
+
+def welch(a: list[float], b: list[float]) -> tuple[float, float, float] | None:
+    """Difference of means b - a with its 95 % CI (Welch's t); None when either side has fewer than 2 values."""
+    a = [v for v in a if v is not None and not math.isnan(v)]
+    b = [v for v in b if v is not None and not math.isnan(v)]
+    if len(a) < 2 or len(b) < 2:
+        return None
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    diff = statistics.fmean(b) - statistics.fmean(a)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return diff, diff, diff
+    df = (va + vb) ** 2 / ((va**2) / (len(a) - 1) + (vb**2) / (len(b) - 1))
+    half = t_quantile_975(max(1, int(df))) * se
+    return diff, diff - half, diff + half
+
+
+# --- Prometheus ----------------------------------------------------------------------------------------------------
+
+_SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)")
+_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def parse_prometheus(text: str, prefixes: tuple[str, ...]) -> list[tuple[str, dict, float]]:
+    """The samples of the metrics whose names start with one of the prefixes."""
+    samples = []
+    for line in text.splitlines():
+        if not line or line[0] == "#" or not line.startswith(prefixes):
+            continue
+        m = _SAMPLE.match(line)
+        if not m:
+            continue
+        labels = dict(_LABEL.findall(m.group(3) or ""))
+        try:
+            value = float(m.group(4))
+        except ValueError:
+            continue
+        samples.append((m.group(1), labels, value))
+    return samples
+
+
+def bucket_counts(samples, name: str, match) -> dict[float, float]:
+    """Cumulative bucket counts by upper bound, summed over the label sets that `match` accepts."""
+    counts: dict[float, float] = {}
+    for metric, labels, value in samples:
+        if metric != name or not match(labels):
+            continue
+        le = labels.get("le")
+        if le is None:
+            continue
+        bound = math.inf if le in ("+Inf", "Inf") else float(le)
+        counts[bound] = counts.get(bound, 0.0) + value
+    return counts
+
+
+def delta_buckets(before: dict[float, float], after: dict[float, float]) -> dict[float, float] | None:
+    """after - before per bucket; None when a counter went backwards (the process restarted)."""
+    delta = {}
+    for bound, value in after.items():
+        d = value - before.get(bound, 0.0)
+        if d < -1e-9:
+            return None
+        delta[bound] = d
+    return delta
+
+
+def histogram_quantile(q: float, buckets: dict[float, float]) -> float | None:
+    """Like PromQL's histogram_quantile: linear interpolation inside the bucket holding the rank."""
+    if not buckets:
+        return None
+    bounds = sorted(buckets)
+    total = buckets[bounds[-1]]
+    if total <= 0:
+        return None
+    rank = q * total
+    previous_bound, previous_count = 0.0, 0.0
+    for bound in bounds:
+        count = buckets[bound]
+        if count >= rank:
+            if math.isinf(bound):
+                return previous_bound  # beyond the last finite bucket: its bound is a lower limit
+            if count == previous_count:
+                return bound
+            return previous_bound + (bound - previous_bound) * (rank - previous_count) / (count - previous_count)
+        previous_bound, previous_count = bound, count
+    return previous_bound
+
+
+def scrape(url: str, timeout: float = 10.0) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError, TimeoutError):
+        return None
+
+
+# --- The stack -----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Process:
+    name: str  # e.g. order-service-0, api-gateway
+    pid: int
+    url: str | None  # base URL of its HTTP port
+
+
+def stack_processes(root: Path) -> list[Process]:
+    """The stack's processes from <root>/.local/pids/*.pid (those alive)."""
+    import psutil
+
+    found = []
+    for pidfile in sorted((root / ".local" / "pids").glob("*.pid")):
+        try:
+            pid = int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if not psutil.pid_exists(pid):
+            continue
+        name = pidfile.stem
+        url = None
+        m = re.match(r"^(account|inventory|order|payment)-service-(\d+)$", name)
+        if m:
+            url = f"http://127.0.0.1:{SERVICES[m.group(1)] + 100 * int(m.group(2))}"
+        elif name == "api-gateway":
+            url = f"http://127.0.0.1:{GATEWAY_PORT}"
+        found.append(Process(name, pid, url))
+    return found
+
+
+def postgres_pid(root: Path) -> int | None:
+    try:
+        return int((root / ".local" / "pgdata" / "postmaster.pid").read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def service_urls(processes: list[Process], service: str) -> list[str]:
+    return [p.url for p in processes if p.url and p.name.startswith(f"{service}-service-")]
+
+
+@dataclass
+class Variant:
+    name: str
+    root: Path = ROOT
+    ref: str | None = None
+    spring_args: str = ""
+    java_opts: str | None = None
+    replicas: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        parts = []
+        if self.ref:
+            parts.append(f"ref {self.ref}")
+        if self.spring_args:
+            parts.append(f"spring args `{self.spring_args}`")
+        if self.java_opts:
+            parts.append(f"java opts `{self.java_opts}`")
+        if self.replicas:
+            parts.append("replicas " + ", ".join(self.replicas))
+        return "; ".join(parts) or "the working tree as it is"
+
+
+class Stack:
+    """Starts and stops bin/sagaflow of a variant, or uses the stack that is running."""
+
+    def __init__(self, mode: str, out: Path):
+        self.mode = mode  # auto | use | start
+        self.out = out
+        self.current: Variant | None = None
+        self.started_by_us = False
+
+    def running(self, root: Path) -> bool:
+        return any(p.name.endswith("-service-0") for p in stack_processes(root))
+
+    def ensure(self, variant: Variant) -> bool:
+        """Makes the variant's stack the running one; returns whether it was (re)started."""
+        if self.current is variant:
+            return False
+        if self.current is not None and self.started_by_us:
+            self.stop()
+        if self.running(variant.root):
+            if self.mode == "start":
+                raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
+            if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
+                    and not variant.java_opts and not variant.replicas:
+                log(f"using the running stack in {variant.root}")
+                self.current, self.started_by_us = variant, False
+                return False
+            raise SystemExit("a stack is running, but this variant needs its own: bin/sagaflow stop first")
+        if self.mode == "use":
+            raise SystemExit("no stack is running (bin/sagaflow start --detach), or use --stack auto")
+        self.start(variant)
+        return True
+
+    def start(self, variant: Variant) -> None:
+        env = dict(os.environ)
+        env["SAGAFLOW_SPRING_ARGS"] = " ".join(a for a in (HISTOGRAM_ARG, variant.spring_args) if a)
+        if variant.java_opts:
+            env["SAGAFLOW_JAVA_OPTS"] = variant.java_opts
+        cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
+        for r in variant.replicas:
+            cmd += ["--replicas", r]
+        log(f"starting the stack ({variant.name}): {' '.join(cmd)}")
+        logfile = self.out / f"stack-{variant.name}.log"
+        with open(logfile, "a") as f:
+            started = time.monotonic()
+            rc = subprocess.run(cmd, cwd=variant.root, env=env, stdout=f, stderr=subprocess.STDOUT,
+                                timeout=1800).returncode
+            f.write(f"[start took {time.monotonic() - started:.0f} s, exit {rc}]\n")
+        if rc != 0:
+            raise SystemExit(f"bin/sagaflow start failed ({rc}), see {logfile}")
+        self.current, self.started_by_us = variant, True
+
+    def stop(self) -> None:
+        if self.current is None or not self.started_by_us:
+            return
+        log(f"stopping the stack ({self.current.name})")
+        with open(self.out / f"stack-{self.current.name}.log", "a") as f:
+            subprocess.run([str(self.current.root / "bin" / "sagaflow"), "stop"], cwd=self.current.root,
+                           stdout=f, stderr=subprocess.STDOUT, timeout=300)
+        self.current, self.started_by_us = None, False
+
+
+def checkout_ref(ref: str) -> Path:
+    """The tree of a git ref, exported (git archive: the repository is only read) under perf/.ab/<commit>."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    tree = PERF / ".ab" / commit[:12]
+    if not (tree / "bin" / "sagaflow").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        log(f"exporting {ref} ({commit[:12]}) to {tree}")
+        archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", "--format=tar", commit],
+                                   stdout=subprocess.PIPE)
+        subprocess.run(["tar", "-x", "-C", str(tree)], stdin=archive.stdout, check=True)
+        if archive.wait() != 0:
+            raise SystemExit(f"git archive {ref} failed")
+    if "SAGAFLOW_SPRING_ARGS" not in (tree / "bin" / "sagaflow").read_text():
+        log(f"note: bin/sagaflow of {ref} ignores SAGAFLOW_SPRING_ARGS: no server-side percentiles for it")
+    return tree
+
+
+# --- Sampling CPU and memory ------------------------------------------------------------------------------------
+
+
+class Sampler(threading.Thread):
+    """Samples CPU (% of one core) and memory (MB) of every process group once per interval.
+
+    Groups: each process in .local/pids, 'postgres' (the postmaster and its backends, proportional set size so
+    shared buffers count once, CPU including exited backends), 'k6' while it runs, and 'machine' (all of it).
+    """
+
+    def __init__(self, root: Path, interval: float):
+        super().__init__(daemon=True)
+        import psutil
+
+        self.psutil = psutil
+        self.root = root
+        self.interval = interval
+        self.samples: list[dict] = []
+        self.extra: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.last_cpu: dict[str, tuple[float, float]] = {}
+        self.cores = psutil.cpu_count() or 1
+
+    def set_extra(self, name: str, pid: int | None) -> None:
+        with self.lock:
+            if pid is None:
+                self.extra.pop(name, None)
+                self.last_cpu.pop(name, None)
+            else:
+                self.extra[name] = pid
+
+    def groups(self) -> dict[str, list[int]]:
+        groups = {p.name: [p.pid] for p in stack_processes(self.root)}
+        pg = postgres_pid(self.root)
+        if pg:
+            groups["postgres"] = [pg]
+        with self.lock:
+            for name, pid in self.extra.items():
+                groups[name] = [pid]
+        return groups
+
+    def measure(self, name: str, pid: int) -> tuple[float, float] | None:
+        ps = self.psutil
+        try:
+            proc = ps.Process(pid)
+            times = proc.cpu_times()
+            cpu = times.user + times.system
+            if name == "postgres":
+                cpu += times.children_user + times.children_system
+                memory = 0.0
+                for p in [proc] + proc.children(recursive=True):
+                    try:
+                        if p is not proc:
+                            t = p.cpu_times()
+                            cpu += t.user + t.system
+                        try:
+                            memory += p.memory_full_info().pss
+                        except (ps.AccessDenied, AttributeError):
+                            memory += p.memory_info().rss
+                    except (ps.NoSuchProcess, ps.ZombieProcess):
+                        continue
+            else:
+                memory = float(proc.memory_info().rss)
+            return cpu, memory
+        except (ps.NoSuchProcess, ps.AccessDenied, ps.ZombieProcess):
+            return None
+
+    def sample_once(self) -> None:
+        now = time.time()
+        mono = time.monotonic()
+        rows = []
+        for name, pids in self.groups().items():
+            got = self.measure(name, pids[0])
+            if got is None:
+                continue
+            cpu, memory = got
+            last = self.last_cpu.get(name)
+            self.last_cpu[name] = (mono, cpu)
+            if last is None or mono <= last[0]:
+                continue
+            rows.append({"t": now, "group": name, "cpu": 100.0 * max(0.0, cpu - last[1]) / (mono - last[0]),
+                         "mem_mb": memory / 2**20})
+        machine_cpu = self.psutil.cpu_percent(interval=None) * self.cores
+        vm = self.psutil.virtual_memory()
+        rows.append({"t": now, "group": "machine", "cpu": machine_cpu, "mem_mb": (vm.total - vm.available) / 2**20})
+        with self.lock:
+            self.samples.extend(rows)
+
+    def run(self) -> None:
+        self.psutil.cpu_percent(interval=None)
+        while not self.stopped.is_set():
+            started = time.monotonic()
+            try:
+                self.sample_once()
+            except Exception as e:  # sampling must never end the sweep
+                log(f"sampler: {e}")
+            self.stopped.wait(max(0.05, self.interval - (time.monotonic() - started)))
+
+    def window(self, start: float, end: float) -> dict[str, dict]:
+        """Per group over [start, end]: mean and max CPU, mean, max and last memory."""
+        with self.lock:
+            rows = [r for r in self.samples if start <= r["t"] <= end]
+        out: dict[str, dict] = {}
+        for r in rows:
+            g = out.setdefault(r["group"], {"cpu": [], "mem": []})
+            g["cpu"].append(r["cpu"])
+            g["mem"].append(r["mem_mb"])
+        return {
+            name: {
+                "cpu_mean": statistics.fmean(g["cpu"]),
+                "cpu_max": max(g["cpu"]),
+                "mem_mean_mb": statistics.fmean(g["mem"]),
+                "mem_max_mb": max(g["mem"]),
+                "mem_last_mb": g["mem"][-1],
+                "samples": len(g["cpu"]),
+            }
+            for name, g in out.items()
+        }
+
+
+# --- k6 --------------------------------------------------------------------------------------------------------
+
+
+def ensure_k6() -> Path:
+    """perf/.tools/k6, installed with `go install go.k6.io/k6@v1.8.1` (GOBIN=perf/.tools) when missing."""
+    k6 = TOOLS / "k6"
+    if k6.exists():
+        version = subprocess.run([str(k6), "version"], capture_output=True, text=True).stdout
+        if K6_VERSION in version:
+            return k6
+        log(f"{k6} is not {K6_VERSION} ({version.strip()}): reinstalling")
+    go = shutil.which("go")
+    if not go:
+        raise SystemExit(f"k6 is missing and there is no Go toolchain: install Go, or put k6 {K6_VERSION} at {k6}")
+    TOOLS.mkdir(parents=True, exist_ok=True)
+    log(f"installing k6 {K6_VERSION} into {TOOLS} (go install, about 2 minutes) ...")
+    env = dict(os.environ, GOBIN=str(TOOLS))
+    subprocess.run([go, "install", f"{K6_MODULE}@{K6_VERSION}"], env=env, check=True)
+    return k6
+
+
+def k6_version(k6: Path) -> str:
+    return subprocess.run([str(k6), "version"], capture_output=True, text=True).stdout.strip()
+
+
+def seconds(duration: str) -> float:
+    if re.fullmatch(r"\d+(\.\d+)?", duration):
+        return float(duration)
+    total, seen = 0.0, ""
+    for m in re.finditer(r"(\d+(?:\.\d+)?)(ms|s|m|h)", duration):
+        total += float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[m.group(2)]
+        seen += m.group(0)
+    if seen != duration:
+        raise argparse.ArgumentTypeError(f"not a duration: {duration}")
+    return total
+
+
+@dataclass
+class Run:
+    variant: str
+    level: float
+    rep: int
+    label: str
+    exit_code: int = -1
+    started: float = 0.0
+    measure_start: float | None = None
+    measure_end: float | None = None
+    finished: float = 0.0
+    client: dict = field(default_factory=dict)
+    server: dict = field(default_factory=dict)
+    resources: dict = field(default_factory=dict)
+    breaches: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.breaches
+
+
+def metric(summary: dict, name: str, stat: str, default=None):
+    value = summary.get("metrics", {}).get(name, {}).get(stat)
+    return default if value is None else value
+
+
+def client_metrics(summary: dict, duration_s: float, spike: bool) -> dict:
+    m = "{phase:measure}"
+    iterations = metric(summary, f"iterations{m}", "count", 0)
+    requests = metric(summary, f"http_reqs{m}", "count", 0)
+    polled = metric(summary, f"saga_polled{m}", "count", 0)
+    timeouts = metric(summary, f"saga_timeouts{m}", "count", 0)
+    out = {
+        "iterations": iterations,
+        "achieved_iter_s": iterations / duration_s if duration_s and not spike else None,
+        "http_reqs": requests,
+        "http_req_s": requests / duration_s if duration_s and not spike else None,
+        "http_p50": metric(summary, f"http_req_duration{m}", "med"),
+        "http_p95": metric(summary, f"http_req_duration{m}", "p(95)"),
+        "http_p99": metric(summary, f"http_req_duration{m}", "p(99)"),
+        "http_max": metric(summary, f"http_req_duration{m}", "max"),
+        "error_rate": metric(summary, f"http_req_failed{m}", "value", 0.0),
+        "errors": metric(summary, f"http_req_failed{m}", "passes", 0),
+        "dropped": metric(summary, "dropped_iterations{scenario:measure}", "count", 0),
+        "unexpected": metric(summary, f"unexpected_responses{m}", "count", 0),
+        "saga_polled": polled,
+        "saga_confirmed": metric(summary, f"saga_confirmed{m}", "count", 0),
+        "saga_cancelled": metric(summary, f"saga_cancelled{m}", "count", 0),
+        "saga_timeouts": timeouts,
+        "saga_timeout_share": timeouts / polled if polled else 0.0,
+        "saga_poll_misses": metric(summary, f"saga_poll_misses{m}", "count", 0),
+        "stock_insufficient": metric(summary, f"stock_insufficient{m}", "count", 0),
+        "saga_p50": metric(summary, f"saga_e2e{m}", "med") if metric(summary, f"saga_e2e{m}", "count", 0) else None,
+        "saga_p95": metric(summary, f"saga_e2e{m}", "p(95)") if metric(summary, f"saga_e2e{m}", "count", 0) else None,
+        "saga_p99": metric(summary, f"saga_e2e{m}", "p(99)") if metric(summary, f"saga_e2e{m}", "count", 0) else None,
+        "vus_max": metric(summary, "vus_max", "max"),
+        "vus_peak": metric(summary, "vus", "max"),
+    }
+    for op in OPERATIONS:
+        count = metric(summary, f"{op}{m}", "count", 0)
+        for stat, key in (("med", "p50"), ("p(95)", "p95"), ("p(99)", "p99")):
+            out[f"{op}_{key}"] = metric(summary, f"{op}{m}", stat) if count else None
+        out[f"{op}_count"] = count
+    return out
+
+
+def server_metrics(before: dict[str, str | None], after: dict[str, str | None], duration_s: float) -> dict:
+    """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process."""
+    prefixes = ("http_server_requests_seconds", "sagaflow_saga_duration_seconds")
+    out: dict = {"histograms": False}
+    per_process = {}
+    for name, text_after in after.items():
+        text_before = before.get(name)
+        if text_after is None or text_before is None:
+            continue
+        per_process[name] = (parse_prometheus(text_before, prefixes), parse_prometheus(text_after, prefixes))
+
+    def combined(select_process, name: str, match) -> dict[float, float] | None:
+        total: dict[float, float] = {}
+        for proc, (b, a) in per_process.items():
+            if not select_process(proc):
+                continue
+            d = delta_buckets(bucket_counts(b, name, match), bucket_counts(a, name, match))
+            if d is None:
+                return None
+            for bound, v in d.items():
+                total[bound] = total.get(bound, 0.0) + v
+        return total
+
+    def quantiles(prefix: str, buckets: dict[float, float] | None) -> None:
+        if not buckets or max(buckets.values(), default=0) <= 0:
+            return
+        if prefix != "saga":
+            out["histograms"] = True
+        for q, key in ((0.5, "p50"), (0.95, "p95"), (0.99, "p99")):
+            v = histogram_quantile(q, buckets)
+            out[f"{prefix}_{key}"] = None if v is None else 1000.0 * v
+        out[f"{prefix}_count"] = buckets[max(buckets)]
+
+    def is_service(p: str) -> bool:
+        return "-service-" in p
+
+    def not_actuator(labels: dict) -> bool:
+        return not labels.get("uri", "").startswith("/actuator")
+
+    quantiles("http", combined(is_service, "http_server_requests_seconds_bucket", not_actuator))
+    quantiles("gateway", combined(lambda p: p == "api-gateway", "http_server_requests_seconds_bucket", not_actuator))
+    for op, (service, method, uri) in OPERATIONS.items():
+        quantiles(op, combined(lambda p, s=service: p.startswith(f"{s}-service-"),
+                               "http_server_requests_seconds_bucket",
+                               lambda l, m=method, u=uri: l.get("method") == m and l.get("uri") == u))
+    quantiles("saga", combined(lambda p: p.startswith("order-service-"), "sagaflow_saga_duration_seconds_bucket",
+                               lambda l: True))
+    if out.get("http_count") and duration_s:
+        out["http_req_s"] = out["http_count"] / duration_s
+    return out
+
+
+# --- The session -----------------------------------------------------------------------------------------------
+
+
+class Session:
+    def __init__(self, args: argparse.Namespace, out: Path, variants: list[Variant], k6: Path):
+        self.args = args
+        self.out = out
+        self.variants = variants
+        self.k6 = k6
+        self.runs: list[Run] = []
+        self.stack = Stack(args.stack, out)
+        self.sampler: Sampler | None = None
+        self.idle: dict[str, dict] = {}
+        self.audits: dict[str, dict] = {}
+        self.budgets: dict[float, dict] = {}
+        self.java: dict[str, str] = {}
+        self.histogram_warning: set[str] = set()
+        self.k6_proc: subprocess.Popen | None = None
+        self.session_start = time.time()
+        self.phases: list[tuple[str, float, float]] = []  # (label, start, end) of measured phases
+
+    # Scrapes -------------------------------------------------------------------------------------------------
+
+    def scrape_all(self, root: Path) -> dict[str, str | None]:
+        texts = {}
+        for p in stack_processes(root):
+            if p.url:
+                texts[p.name] = scrape(f"{p.url}/actuator/prometheus")
+        return texts
+
+    # k6 ------------------------------------------------------------------------------------------------------
+
+    def k6_env(self, variant: Variant, rate: float, duration: str, warmup: str) -> dict[str, str]:
+        processes = stack_processes(variant.root)
+        env = dict(os.environ)
+        env.update({
+            "K6_NO_USAGE_REPORT": "true",
+            "TARGET": self.args.target,
+            "RATE": f"{rate:g}",
+            "DURATION": duration,
+            "WARMUP": warmup,
+            "SLO_HTTP_P95_MS": f"{SLO_HTTP_P95_MS:g}",
+            "SLO_SAGA_P95_MS": f"{SLO_SAGA_P95_MS:g}",
+        })
+        if self.args.scenario == "spike":
+            env["SPIKE_ORDERS"] = f"{int(rate)}"
+            env["WARMUP_RATE"] = f"{self.args.spike_warmup_rate:g}"
+        if self.args.poll_share is not None:
+            env["POLL_SHARE"] = f"{self.args.poll_share:g}"
+        for service in ("account", "inventory", "order"):
+            urls = service_urls(processes, service) or [f"http://127.0.0.1:{SERVICES[service]}"]
+            env[f"{service.upper()}_URLS"] = ",".join(urls)
+        env["GATEWAY_URL"] = f"http://127.0.0.1:{GATEWAY_PORT}"
+        for item in self.args.k6_env:
+            key, _, value = item.partition("=")
+            env[key] = value
+        return env
+
+    def vu_budget(self, env: dict[str, str]) -> dict:
+        """The scenario's VUs as k6 resolves them (k6 inspect)."""
+        script = PERF / "k6" / SCRIPTS[self.args.scenario]
+        try:
+            inspected = json.loads(subprocess.run(
+                [str(self.k6), "inspect", "--include-system-env-vars", str(script)],
+                env=env, capture_output=True, text=True, timeout=60).stdout)
+            s = inspected["scenarios"]["measure"]
+            return {"preAllocatedVUs": s.get("preAllocatedVUs") or s.get("vus"),
+                    "maxVUs": s.get("maxVUs") or s.get("vus")}
+        except (json.JSONDecodeError, KeyError, subprocess.SubprocessError):
+            return {}
+
+    def run_k6(self, variant: Variant, run: Run, duration: str, warmup: str, keep: bool) -> dict | None:
+        env = self.k6_env(variant, run.level, duration, warmup)
+        if keep:
+            self.budgets.setdefault(run.level, self.vu_budget(env))
+        script = PERF / "k6" / SCRIPTS[self.args.scenario]
+        k6dir = self.out / "k6"
+        k6dir.mkdir(exist_ok=True)
+        summary_path = k6dir / f"{run.label}.json" if keep else self.out / "k6" / ".warmup-summary.json"
+        cmd = [str(self.k6), "run", "--quiet", "--no-usage-report", "--summary-export", str(summary_path), str(script)]
+        if keep and self.args.raw:
+            raw = self.out / "raw"
+            raw.mkdir(exist_ok=True)
+            cmd[2:2] = ["--out", f"json={raw / (run.label + '.json.gz')}"]
+        unit = "orders" if self.args.scenario == "spike" else "iter/s"
+        log(f"k6 {run.label}: {self.args.scenario} at {run.level:g} {unit}, warm-up {warmup}, measured {duration}")
+        log_lines: list[str] = []
+        shown = 0
+        run.started = time.time()
+        limit = seconds(warmup) + seconds(duration) + 600
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                bufsize=1)
+        self.k6_proc = proc
+        if self.sampler:
+            self.sampler.set_extra("k6", proc.pid)
+        before: dict[str, str | None] = {}
+        after: dict[str, str | None] = {}
+        killer = threading.Timer(limit, lambda: proc.poll() is None and proc.send_signal(signal.SIGINT))
+        killer.start()
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                log_lines.append(line.rstrip("\n"))
+                if "SAGAFLOW_MARK measure-start" in line and keep:
+                    run.measure_start = time.time()
+                    before = self.scrape_all(variant.root)
+                elif "SAGAFLOW_MARK measure-end" in line and keep:
+                    run.measure_end = time.time()
+                    after = self.scrape_all(variant.root)
+                elif keep and ("level=error" in line or "level=warning" in line):
+                    shown += 1
+                    if shown <= 10 or "thresholds" in line:
+                        print("    k6: " + line.rstrip()[:300], flush=True)
+                    elif shown == 11:
+                        print(f"    k6: ... more in {k6dir / (run.label + '.log')}", flush=True)
+            run.exit_code = proc.wait()
+        finally:
+            killer.cancel()
+            self.k6_proc = None
+            if self.sampler:
+                self.sampler.set_extra("k6", None)
+        run.finished = time.time()
+        if keep and run.measure_start and not run.measure_end:
+            run.measure_end = run.finished  # a spike ends when its iterations do
+            after = self.scrape_all(variant.root)
+        if keep:
+            text = "\n".join(log_lines)
+            if len(text) > 200_000:
+                text = text[:20_000] + "\n[... cut ...]\n" + text[-100_000:]
+            (k6dir / f"{run.label}.log").write_text(text + "\n")
+            if self.args.raw and before:
+                raw = self.out / "raw"
+                (raw / f"{run.label}.prom-before.json").write_text(json.dumps(before))
+                (raw / f"{run.label}.prom-after.json").write_text(json.dumps(after))
+        if not summary_path.exists():
+            return None
+        summary = json.loads(summary_path.read_text())
+        if not keep:
+            summary_path.unlink()
+            return summary
+        duration_s = (run.measure_end - run.measure_start) if (run.measure_start and run.measure_end) else 0.0
+        spike = self.args.scenario == "spike"
+        measured_s = seconds(duration) if not spike else duration_s
+        run.client = client_metrics(summary, measured_s, spike)
+        run.server = server_metrics(before, after, duration_s) if before and after else {"histograms": False}
+        if before and not run.server.get("histograms"):
+            self.histogram_warning.add(variant.name)
+        if self.sampler and run.measure_start and run.measure_end:
+            run.resources = self.sampler.window(run.measure_start, run.measure_end)
+            self.phases.append((run.label, run.measure_start, run.measure_end))
+        return summary
+
+    # Verdicts ------------------------------------------------------------------------------------------------
+
+    def judge(self, run: Run) -> None:
+        c = run.client
+        spike = self.args.scenario == "spike"
+        if run.exit_code not in (0, 99):
+            run.breaches.append(f"k6 exited {run.exit_code}")
+        if not c:
+            run.breaches.append("no k6 summary")
+            return
+        if not spike and c["http_p95"] is not None and c["http_p95"] > SLO_HTTP_P95_MS:
+            run.breaches.append(f"HTTP p95 {c['http_p95']:.1f} ms > {SLO_HTTP_P95_MS:g}")
+        if not spike and c["saga_p95"] is not None and c["saga_p95"] > SLO_SAGA_P95_MS:
+            run.breaches.append(f"saga E2E p95 {c['saga_p95']:.0f} ms > {SLO_SAGA_P95_MS:g}")
+        if c["errors"]:
+            run.breaches.append(f"{c['errors']:.0f} HTTP errors ({100 * c['error_rate']:.2f} %)")
+        if c["unexpected"]:
+            run.breaches.append(f"{c['unexpected']:.0f} unexpected responses")
+        if c["dropped"]:
+            run.breaches.append(f"{c['dropped']:.0f} dropped iterations")
+        if c["saga_timeouts"]:
+            run.breaches.append(f"{c['saga_timeouts']:.0f} saga time-outs")
+        if not c["iterations"]:
+            run.breaches.append("no iterations measured")
+        budget = self.budgets.get(run.level, {})
+        if c["dropped"] and budget.get("maxVUs") and c.get("vus_max") and c["vus_max"] >= budget["maxVUs"]:
+            if (c["http_p95"] or 0) > 1000 or c["saga_timeouts"]:
+                run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}), which holds up to "
+                                 f"1 s per request and every polled saga timing out; at HTTP p95 "
+                                 f"{c['http_p95']:.0f} ms the system, not k6, was the limit")
+            else:
+                run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}) although latency "
+                                 "was within what it allows: the generator capped this run (raise MAX_VUS)")
+        elif c["dropped"] and budget.get("preAllocatedVUs") and c.get("vus_max", 0) > budget["preAllocatedVUs"]:
+            run.notes.append(f"{run.label}: more iterations were in flight than the {budget['preAllocatedVUs']} "
+                             "pre-allocated VUs (latency far beyond the SLO); k6 drops the iteration that waits for "
+                             "a VU being initialised")
+        k6res = run.resources.get("k6")
+        if k6res and k6res["cpu_mean"] > 85:
+            run.notes.append(f"k6 used {k6res['cpu_mean']:.0f} % of a core on average: near the generator's limit")
+        if "machine" in run.resources:
+            ours = sum(r["cpu_mean"] for g, r in run.resources.items() if g != "machine")
+            other = run.resources["machine"]["cpu_mean"] - ours
+            if other > 20:
+                run.notes.append(f"{run.label}: processes outside the stack and k6 used {other:.0f} % of a core: "
+                                 "the machine was not quiet")
+
+    # Audit ---------------------------------------------------------------------------------------------------
+
+    def audit(self, variant: Variant) -> dict:
+        processes = stack_processes(variant.root)
+        orders = service_urls(processes, "order")
+        if not orders:
+            return {"error": "no order service running"}
+        deadline = time.monotonic() + self.args.settle
+        result: dict = {}
+        log(f"audit ({variant.name}): waiting up to {self.args.settle:g} s for sagas to end ...")
+        while True:
+            text = scrape(f"{orders[0]}/api/admin/audit", timeout=120)
+            try:
+                result = json.loads(text) if text else {"error": "no answer from /api/admin/audit"}
+            except json.JSONDecodeError:
+                result = {"error": "not JSON: " + text[:200]}
+            if result.get("consistent") or time.monotonic() > deadline:
+                break
+            time.sleep(5)
+        log(f"audit ({variant.name}): consistent={result.get('consistent')} "
+            f"nonTerminalSagas={result.get('nonTerminalSagas')} violations={len(result.get('violations') or [])}")
+        return result
+
+    # The loop ------------------------------------------------------------------------------------------------
+
+    def measure_idle(self, variant: Variant) -> None:
+        if self.args.idle <= 0 or not self.sampler:
+            return
+        log(f"measuring idle CPU and memory for {self.args.idle:g} s (after the runs and the audit) ...")
+        start = time.time()
+        time.sleep(self.args.idle)
+        self.idle[variant.name] = self.sampler.window(start, time.time())
+        for p in stack_processes(variant.root):
+            try:
+                import psutil
+
+                exe = psutil.Process(p.pid).exe()
+                self.java[variant.name] = subprocess.run([exe, "-version"], capture_output=True, text=True,
+                                                         timeout=30).stderr.splitlines()[0]
+                break
+            except Exception:  # the version is a detail of the report
+                continue
+
+    def run(self) -> None:
+        levels = self.args.levels
+        reps = self.args.repetitions
+        order: list[tuple[int, Variant]] = []
+        for rep in range(1, reps + 1):
+            vs = self.variants if rep % 2 == 1 else list(reversed(self.variants))  # A B, B A, ...
+            order += [(rep, v) for v in vs]
+        for i, (rep, variant) in enumerate(order):
+            restarted = self.stack.ensure(variant)
+            if self.sampler is None or self.sampler.root != variant.root:
+                if self.sampler:
+                    self.sampler.stopped.set()
+                    old = self.sampler.samples
+                else:
+                    old = []
+                self.sampler = Sampler(variant.root, self.args.sample_interval)
+                self.sampler.samples = old
+                self.sampler.start()
+            if restarted and seconds(self.args.stack_warmup) > 0 and self.args.scenario != "spike":
+                warm = Run(variant.name, levels[0], 0, f"{variant.name}-stack-warmup")
+                log(f"warming the fresh JVMs up for {self.args.stack_warmup} (discarded)")
+                self.run_k6(variant, warm, self.args.stack_warmup, "0s", keep=False)
+            for level in levels:
+                label = f"{variant.name}-{level:g}-r{rep}"
+                run = Run(variant.name, level, rep, label)
+                self.run_k6(variant, run, self.args.duration, self.args.warmup, keep=True)
+                self.judge(run)
+                self.runs.append(run)
+                c = run.client
+                if c:
+                    log(f"  {label}: {'PASS' if run.passed else 'FAIL'}  achieved "
+                        f"{fmt(c.get('achieved_iter_s'))} iter/s, HTTP p95 {fmt(c.get('http_p95'))} ms, "
+                        f"saga p95 {fmt(c.get('saga_p95'))} ms, errors {c.get('errors'):.0f}, dropped "
+                        f"{c.get('dropped'):.0f}, saga time-outs {c.get('saga_timeouts'):.0f}"
+                        + ("" if run.passed else "  [" + "; ".join(run.breaches) + "]"))
+                else:
+                    log(f"  {label}: FAIL (no summary, k6 exit {run.exit_code})")
+                self.write_outputs(final=False)
+                if self.args.cooldown > 0:
+                    time.sleep(self.args.cooldown)
+            next_variant = order[i + 1][1] if i + 1 < len(order) else None
+            if next_variant is not variant:
+                key = variant.name if len(self.variants) == 1 else f"{variant.name} after repetition {rep}"
+                self.audits[key] = self.audit(variant)
+                self.measure_idle(variant)
+
+    def close(self) -> None:
+        if self.k6_proc and self.k6_proc.poll() is None:
+            self.k6_proc.send_signal(signal.SIGINT)
+            try:
+                self.k6_proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.k6_proc.kill()
+        if self.sampler:
+            self.sampler.stopped.set()
+            self.sampler.join(5)
+        if self.args.keep_stack:
+            return
+        self.stack.stop()
+
+    # Outputs -------------------------------------------------------------------------------------------------
+
+    def write_outputs(self, final: bool) -> None:
+        import sweep_report
+
+        sweep_report.write(self, final)
+
+
+def fmt(value, digits: int = 1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:,.{digits}f}"
+
+
+# --- Command line ------------------------------------------------------------------------------------------------
+
+
+def parse_variant(spec: str, index: int) -> Variant:
+    """'name;spring=--a=b --c=d;java=-Xmx512m;replicas=order=2,payment=2' or 'ref:<git ref>'."""
+    if spec.startswith("ref:"):
+        ref = spec[4:]
+        return Variant(name=re.sub(r"[^A-Za-z0-9_.-]", "_", ref) or f"v{index}", ref=ref)
+    parts = spec.split(";")
+    v = Variant(name=re.sub(r"[^A-Za-z0-9_.-]", "_", parts[0].strip()) or f"v{index}")
+    for part in parts[1:]:
+        key, _, value = part.strip().partition("=")
+        if key == "spring":
+            v.spring_args = value
+        elif key == "java":
+            v.java_opts = value
+        elif key == "replicas":
+            v.replicas = [r for r in value.split(",") if r]
+        elif key:
+            raise argparse.ArgumentTypeError(f"unknown key '{key}' in variant '{spec}' (spring, java, replicas)")
+    return v
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        prog="perf/sweep",
+        description="Sweep the local Sagaflow stack with k6: TPS levels x repetitions, a report with charts.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--levels", default="100,250,500,750",
+                   help="target rates in iter/s (for --scenario spike: concurrent orders)")
+    p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--duration", default="3m", help="measured phase of each run")
+    p.add_argument("--warmup", default="30s", help="warm-up at the same rate before each measured phase")
+    p.add_argument("--stack-warmup", default="30s",
+                   help="one discarded run at the first level after the sweep (re)starts the stack")
+    p.add_argument("--scenario", choices=sorted(SCRIPTS), default="mix")
+    p.add_argument("--target", choices=("direct", "gateway"), default="direct",
+                   help="direct: the services' own ports (every replica); gateway: everything through :8080")
+    p.add_argument("--poll-share", type=float, default=None, help="share of orders polled to saga end (mix: 0.1)")
+    p.add_argument("--spike-warmup-rate", type=float, default=50, help="mix rate of the warm-up before a spike")
+    p.add_argument("--name", default=None, help="results folder perf/results/<date>-<name> (default: scenario)")
+    p.add_argument("--out", default=None, help="results folder instead of perf/results/<date>-<name>")
+    p.add_argument("--slo-level", type=float, default=None,
+                   help="exit 1 unless every repetition at this level meets every SLO and the audit is clean")
+    p.add_argument("--stack", choices=("auto", "use", "start"), default="auto",
+                   help="auto: use the running stack or start one; use: must be running; start: must not be")
+    p.add_argument("--keep-stack", action="store_true", help="leave a stack the sweep started running")
+    p.add_argument("--replicas", action="append", default=[], metavar="SERVICE=N",
+                   help="replicas when the sweep starts the stack (repeatable)")
+    p.add_argument("--spring-args", default="", help="extra Spring arguments when the sweep starts the stack")
+    p.add_argument("--java-opts", default=None, help="SAGAFLOW_JAVA_OPTS when the sweep starts the stack")
+    ab = p.add_mutually_exclusive_group()
+    ab.add_argument("--ab-refs", nargs=2, metavar=("REF_A", "REF_B"), help="A/B: two git commits, one session")
+    ab.add_argument("--ab-configs", nargs=2, metavar=("SPEC_A", "SPEC_B"),
+                    help="A/B: two configurations, e.g. 'base' 'par8;spring=--sagaflow.order.saga.parallelism=8;"
+                         "replicas=order=2'")
+    p.add_argument("--k6-env", action="append", default=[], metavar="NAME=VALUE",
+                   help="extra k6 environment, e.g. POLL_INTERVAL_MS=50 (repeatable)")
+    p.add_argument("--raw", action="store_true", help="also keep per-request k6 JSON and the scrapes (in raw/)")
+    p.add_argument("--sample-interval", type=float, default=1.0, help="seconds between CPU/memory samples")
+    p.add_argument("--idle", type=float, default=15,
+                   help="seconds of idle CPU and memory measured after the runs and the audit")
+    p.add_argument("--settle", type=float, default=90, help="seconds the audit waits for sagas to end")
+    p.add_argument("--cooldown", type=float, default=10, help="seconds between runs")
+    args = p.parse_args(argv)
+    try:
+        args.levels = [float(x) for x in args.levels.split(",") if x.strip()]
+    except ValueError:
+        p.error("--levels: comma-separated numbers")
+    if not args.levels or any(level <= 0 for level in args.levels):
+        p.error("--levels: positive numbers")
+    if args.repetitions < 1:
+        p.error("--repetitions must be >= 1")
+    for d in ("duration", "warmup", "stack_warmup"):
+        try:
+            seconds(getattr(args, d))
+        except argparse.ArgumentTypeError as e:
+            p.error(f"--{d.replace('_', '-')}: {e}")
+    for item in args.k6_env:
+        if "=" not in item:
+            p.error(f"--k6-env: NAME=VALUE, was '{item}'")
+        if item.split("=", 1)[0] in ("SLO_HTTP_P95_MS", "SLO_SAGA_P95_MS", "RATE", "DURATION", "WARMUP", "TARGET"):
+            p.error(f"--k6-env: {item.split('=', 1)[0]} is set by the sweep (the SLOs by ADR 0014)")
+    if args.slo_level is not None and args.slo_level not in args.levels:
+        p.error("--slo-level must be one of --levels")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.ab_refs:
+        variants = [parse_variant(f"ref:{r}", i) for i, r in enumerate(args.ab_refs)]
+        if variants[0].name == variants[1].name:
+            variants[1].name += "-b"
+        for v in variants:
+            v.root = checkout_ref(v.ref)
+            v.spring_args, v.java_opts, v.replicas = args.spring_args, args.java_opts, args.replicas
+    elif args.ab_configs:
+        variants = [parse_variant(s, i) for i, s in enumerate(args.ab_configs)]
+        if variants[0].name == variants[1].name:
+            variants[1].name += "-b"
+    else:
+        variants = [Variant(name="run", spring_args=args.spring_args, java_opts=args.java_opts,
+                            replicas=args.replicas)]
+    if len(variants) > 1:
+        if args.stack == "use":
+            raise SystemExit("A/B needs --stack auto or start: the sweep starts each variant's stack")
+        if any(p.name.endswith("-service-0") for p in stack_processes(ROOT)):
+            raise SystemExit("A/B starts a stack per variant on the same ports: bin/sagaflow stop first")
+        args.stack = "start"
+
+    k6 = ensure_k6()
+    name = args.name or (f"ab-{args.scenario}" if len(variants) > 1 else args.scenario)
+    if args.out:
+        out = Path(args.out)
+    else:
+        out = PERF / "results" / f"{dt.date.today():%Y-%m-%d}-{name}"
+        if out.exists():
+            out = out.with_name(f"{out.name}-{dt.datetime.now():%H%M%S}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "charts").mkdir(exist_ok=True)
+
+    per_run = seconds(args.warmup) + seconds(args.duration) + 20 + args.cooldown
+    total = per_run * len(args.levels) * args.repetitions * len(variants)
+    log(f"{len(args.levels)} levels x {args.repetitions} repetitions x {len(variants)} variant(s): about "
+        f"{total / 60:.0f} min of load, results in {out}")
+
+    session = Session(args, out, variants, k6)
+    session.command = "perf/sweep " + " ".join(shlex.quote(a) for a in argv)
+    session.k6_version = k6_version(k6)
+    interrupted = False
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        log("interrupted: stopping k6 and writing what was measured")
+    finally:
+        session.close()
+        if session.runs:
+            session.interrupted = interrupted
+            session.write_outputs(final=True)
+    log(f"report: {out / 'report.md'}")
+    if interrupted:
+        return 130
+    if args.slo_level is not None:
+        import sweep_report
+
+        ok = sweep_report.slo_level_passes(session, args.slo_level)
+        log(f"SLO level {args.slo_level:g}: {'PASS' if ok else 'FAIL'}")
+        return 0 if ok else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(PERF))
+    sys.modules.setdefault("sweep", sys.modules["__main__"])  # sweep_report imports from it
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,95 @@
+"""Unit tests of the sweep's arithmetic: perf/.venv/bin/python -m unittest discover -s perf -p 'test_*.py'."""
+
+import math
+import unittest
+
+import sweep
+
+
+class HistogramQuantileTest(unittest.TestCase):
+    def test_interpolates_inside_the_bucket_holding_the_rank(self):
+        buckets = {0.01: 50.0, 0.02: 90.0, 0.05: 100.0, math.inf: 100.0}
+        self.assertAlmostEqual(sweep.histogram_quantile(0.5, buckets), 0.01)
+        self.assertAlmostEqual(sweep.histogram_quantile(0.7, buckets), 0.015)
+        self.assertAlmostEqual(sweep.histogram_quantile(0.95, buckets), 0.035)
+
+    def test_a_rank_beyond_the_last_finite_bucket_answers_its_bound(self):
+        self.assertEqual(sweep.histogram_quantile(0.99, {0.1: 90.0, math.inf: 100.0}), 0.1)
+
+    def test_no_observations_no_quantile(self):
+        self.assertIsNone(sweep.histogram_quantile(0.5, {0.1: 0.0, math.inf: 0.0}))
+
+
+class PrometheusDeltaTest(unittest.TestCase):
+    BEFORE = (
+        '# HELP http_server_requests_seconds x\n'
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="201",le="0.01"} 5\n'
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="201",le="+Inf"} 6\n'
+        'http_server_requests_seconds_bucket{method="GET",uri="/actuator/prometheus",status="200",le="+Inf"} 3\n'
+    )
+    AFTER = (
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="201",le="0.01"} 15\n'
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="201",le="+Inf"} 26\n'
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="422",le="0.01"} 2\n'
+        'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="422",le="+Inf"} 2\n'
+        'http_server_requests_seconds_bucket{method="GET",uri="/actuator/prometheus",status="200",le="+Inf"} 4\n'
+    )
+
+    def test_sums_label_sets_and_subtracts_the_first_scrape(self):
+        prefixes = ("http_server_requests_seconds",)
+        match = lambda labels: labels["uri"] == "/api/orders"  # noqa: E731
+        before = sweep.bucket_counts(sweep.parse_prometheus(self.BEFORE, prefixes),
+                                     "http_server_requests_seconds_bucket", match)
+        after = sweep.bucket_counts(sweep.parse_prometheus(self.AFTER, prefixes),
+                                    "http_server_requests_seconds_bucket", match)
+        self.assertEqual(sweep.delta_buckets(before, after), {0.01: 12.0, math.inf: 22.0})
+
+    def test_a_restarted_process_gives_no_delta(self):
+        self.assertIsNone(sweep.delta_buckets({0.01: 10.0}, {0.01: 2.0}))
+
+    def test_server_metrics_leave_out_the_actuator(self):
+        server = sweep.server_metrics({"order-service-0": self.BEFORE}, {"order-service-0": self.AFTER}, 10.0)
+        self.assertTrue(server["histograms"])
+        self.assertEqual(server["http_count"], 22.0)
+        self.assertEqual(server["create_order_count"], 22.0)
+        self.assertAlmostEqual(server["http_req_s"], 2.2)
+
+
+class StatisticsTest(unittest.TestCase):
+    def test_confidence_interval_uses_students_t(self):
+        s = sweep.describe([10.0, 12.0, 14.0])
+        self.assertAlmostEqual(s.mean, 12.0)
+        self.assertAlmostEqual(s.sd, 2.0)
+        half = 4.302652729911275 * 2.0 / math.sqrt(3)  # t(0.975, 2)
+        self.assertAlmostEqual(s.ci_low, 12.0 - half, places=6)
+        self.assertAlmostEqual(s.ci_high, 12.0 + half, places=6)
+        self.assertAlmostEqual(s.cv, 100.0 * 2.0 / 12.0)
+
+    def test_one_value_has_no_interval(self):
+        s = sweep.describe([5.0])
+        self.assertEqual((s.n, s.mean, s.sd), (1, 5.0, 0.0))
+        self.assertTrue(math.isnan(s.ci_low))
+
+    def test_welch_difference(self):
+        diff, low, high = sweep.welch([10.0, 11.0, 12.0], [20.0, 21.0, 22.0])
+        self.assertAlmostEqual(diff, 10.0)
+        self.assertLess(low, 10.0)
+        self.assertGreater(low, 0.0)
+        self.assertGreater(high, 10.0)
+
+
+class ArgumentsTest(unittest.TestCase):
+    def test_variant_specs(self):
+        v = sweep.parse_variant("par8;spring=--sagaflow.order.saga.parallelism=8;replicas=order=2,payment=2", 1)
+        self.assertEqual(v.name, "par8")
+        self.assertEqual(v.spring_args, "--sagaflow.order.saga.parallelism=8")
+        self.assertEqual(v.replicas, ["order=2", "payment=2"])
+        self.assertEqual(sweep.parse_variant("ref:main~1", 0).ref, "main~1")
+
+    def test_durations(self):
+        self.assertEqual(sweep.seconds("1m30s"), 90)
+        self.assertEqual(sweep.seconds("20"), 20)
+
+
+if __name__ == "__main__":
+    unittest.main()

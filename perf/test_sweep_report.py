@@ -1,0 +1,89 @@
+"""Renders a report from made-up runs (no stack, no k6): perf/.venv/bin/python -m unittest discover -s perf."""
+
+import random
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+import sweep
+import sweep_report
+
+
+def made_up_run(variant: str, level: float, rep: int, t: float, slow: float) -> sweep.Run:
+    run = sweep.Run(variant, level, rep, f"{variant}-{level:g}-r{rep}", exit_code=0)
+    p95 = 8 + level / 40 * slow + random.random()
+    run.client = {
+        "iterations": level * 20, "achieved_iter_s": level * (0.99 if level < 500 else 0.8), "http_reqs": level * 23,
+        "http_req_s": level * 1.15, "http_p50": p95 / 3, "http_p95": p95, "http_p99": p95 * 2, "http_max": p95 * 5,
+        "error_rate": 0.0, "errors": 0, "dropped": 0 if level < 500 else 40, "unexpected": 0,
+        "saga_polled": level * 1.2, "saga_confirmed": level * 1.2, "saga_cancelled": 0, "saga_timeouts": 0,
+        "saga_timeout_share": 0.0, "saga_poll_misses": 0, "stock_insufficient": 0, "saga_p50": 60 * slow,
+        "saga_p95": 120 * slow, "saga_p99": 200 * slow, "vus_max": 40, "vus_peak": 12,
+    }
+    for op in sweep.OPERATIONS:
+        run.client.update({f"{op}_p50": p95 / 3, f"{op}_p95": p95, f"{op}_p99": p95 * 2, f"{op}_count": 10})
+    run.server = {"histograms": True, "http_p50": p95 / 4, "http_p95": p95 * 0.8, "http_p99": p95 * 1.5,
+                  "saga_p50": 50.0, "saga_p95": 110.0, "saga_p99": 150.0, "create_order_p95": p95 * 0.7}
+    run.resources = {g: {"cpu_mean": 20.0, "cpu_max": 40.0, "mem_mean_mb": 250.0, "mem_max_mb": 260.0,
+                         "mem_last_mb": 255.0, "samples": 20}
+                     for g in ("order-service-0", "inventory-service-0", "postgres", "k6", "machine")}
+    run.measure_start, run.measure_end = t, t + 20
+    return run
+
+
+class ReportTest(unittest.TestCase):
+    def render(self, argv, variants):
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(argv)
+        session = sweep.Session(args, out, variants, Path("k6"))
+        session.command = "perf/sweep " + " ".join(argv)
+        session.k6_version = "k6 test"
+        session.session_start = time.time() - 600
+        t = session.session_start
+        for rep in range(1, args.repetitions + 1):
+            for i, v in enumerate(variants):
+                for level in args.levels:
+                    t += 30
+                    run = made_up_run(v.name, level, rep, t, slow=1.0 + i)
+                    session.judge(run)
+                    session.runs.append(run)
+                    session.phases.append((run.label, run.measure_start, run.measure_end))
+
+        class Samples:
+            samples = [{"t": session.session_start + s, "group": g, "cpu": 10.0 + s % 7, "mem_mb": 200.0 + s / 10}
+                       for s in range(0, 600, 5) for g in ("order-service-0", "postgres", "machine")]
+
+        session.sampler = Samples()
+        session.idle = {v.name: {"order-service-0": {"cpu_mean": 1.0, "mem_mean_mb": 200.0}} for v in variants}
+        session.audits = {v.name: {"consistent": True, "ordersChecked": 10, "sagasByStatus": {"CONFIRMED": 10},
+                                   "nonTerminalSagas": 0, "violations": []} for v in variants}
+        sweep_report.write(session, final=True)
+        return session, (out / "report.md").read_text(), out
+
+    def test_a_sweep_reports_levels_repetitions_and_the_saturation_point(self):
+        session, md, out = self.render(
+            ["--levels", "100,250,500", "--repetitions", "3", "--slo-level", "250"], [sweep.Variant("run")])
+        self.assertIn("the SLOs hold up to **250 iter/s** and break at **500**", md)
+        self.assertIn("95 % CI", md)
+        self.assertIn("Client-observed vs server-side", md)
+        self.assertIn("Requested SLO level 250 iter/s: **PASS**", md)
+        self.assertTrue(sweep_report.slo_level_passes(session, 250))
+        self.assertFalse(sweep_report.slo_level_passes(session, 500))
+        for chart in ("throughput", "latency", "saga-e2e", "memory", "cpu"):
+            self.assertTrue((out / "charts" / f"{chart}.png").stat().st_size > 1000, chart)
+        self.assertTrue((out / "summary.json").exists())
+        self.assertTrue((out / "processes.csv").exists())
+
+    def test_an_ab_session_reports_deltas(self):
+        _, md, _ = self.render(
+            ["--levels", "100,250", "--repetitions", "2", "--ab-configs", "base", "slow;spring=--x=1"],
+            [sweep.Variant("base"), sweep.Variant("slow", spring_args="--x=1")])
+        self.assertIn("## A/B: slow against base", md)
+        self.assertIn("95 % CI of Δ", md)
+        self.assertIn("saga E2E p95 ms", md)
+
+
+if __name__ == "__main__":
+    unittest.main()
