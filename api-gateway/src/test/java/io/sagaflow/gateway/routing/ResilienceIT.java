@@ -1,0 +1,126 @@
+package io.sagaflow.gateway.routing;
+
+import static io.sagaflow.gateway.support.FakeServices.INVENTORY;
+import static io.sagaflow.gateway.support.FakeServices.ORDER;
+import static io.sagaflow.gateway.support.FakeServices.ORDER_2;
+import static io.sagaflow.gateway.support.FakeServices.PAYMENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.sagaflow.gateway.support.GatewayTestBase;
+import io.sagaflow.gateway.support.Http;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The gateway in front of failing services: breakers, time limits and retries, answered as problems. */
+class ResilienceIT extends GatewayTestBase {
+
+    @Test
+    void aStoppedServiceOpensItsBreaker_andItClosesWhenTheServiceReturns() throws Exception {
+        PAYMENT.stop();
+
+        for (int call = 0; call < 4; call++) {
+            HttpResponse<String> unreachable = Http.post(port, "/api/payments", "{}");
+            assertServiceUnavailable(unreachable);
+        }
+        assertThat(breakers.circuitBreaker("payment").getState()).isEqualTo(CircuitBreaker.State.OPEN);
+
+        long started = System.nanoTime();
+        HttpResponse<String> open = Http.get(port, "/api/payments/pay-1");
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertServiceUnavailable(open);
+        assertThat(open.body()).contains("stopped calling it");
+        assertThat(open.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(
+                        seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 2));
+        assertThat(tookMillis).as("an open breaker answers at once").isLessThan(200);
+        assertThat(PAYMENT.received()).isEmpty();
+
+        PAYMENT.restart();
+        Thread.sleep(Duration.ofMillis(2_100));
+
+        HttpResponse<String> trial = Http.get(port, "/api/payments/pay-1");
+        assertThat(trial.statusCode()).isEqualTo(200);
+        assertThat(breakers.circuitBreaker("payment").getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(Http.get(port, "/api/payments/pay-2").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aSlowServiceIsA504WithinTheTimeLimit() {
+        INVENTORY.delay("/api/products/slow", Duration.ofSeconds(4));
+
+        long started = System.nanoTime();
+        HttpResponse<String> response = Http.get(port, "/api/products/slow");
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(response.statusCode()).isEqualTo(504);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body())
+                .contains(
+                        "\"type\":\"urn:sagaflow:problem:GATEWAY_TIMEOUT\"",
+                        "\"code\":\"GATEWAY_TIMEOUT\"",
+                        "\"status\":504",
+                        "\"service\":\"inventory\"");
+        assertThat(tookMillis).as("answered at the 1 s time limit").isBetween(900L, 2_000L);
+        assertThat(Http.get(port, "/api/products/fast").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void readsGoToAnotherReplicaWhenOneIsDown_writesAreNeverRetried() {
+        ORDER_2.stop();
+
+        for (int i = 0; i < 4; i++) {
+            assertThat(Http.get(port, "/api/orders/o-" + i).statusCode())
+                    .as("a read retried on the live replica")
+                    .isEqualTo(200);
+        }
+        assertThat(ORDER.received()).hasSize(4);
+
+        int served = 0;
+        int refused = 0;
+        for (int i = 0; i < 2; i++) {
+            int status = Http.post(port, "/api/orders", "{}").statusCode();
+            served += status == 200 ? 1 : 0;
+            refused += status == 503 ? 1 : 0;
+        }
+        assertThat(served)
+                .as("round robin sends one of two writes to each replica")
+                .isEqualTo(1);
+        assertThat(refused)
+                .as("the write sent to the stopped replica is not retried")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aReadAnswered503IsRetried_aWriteIsNot() {
+        ORDER.answer("/api/orders/busy", 503);
+        ORDER_2.answer("/api/orders/busy", 503);
+
+        HttpResponse<String> read = Http.get(port, "/api/orders/busy");
+        HttpResponse<String> write = Http.post(port, "/api/orders/busy", "{}");
+
+        assertThat(read.statusCode())
+                .as("the service's own answer, after the retries")
+                .isEqualTo(503);
+        assertThat(ORDER.count("GET", "/api/orders/busy") + ORDER_2.count("GET", "/api/orders/busy"))
+                .isEqualTo(3);
+        assertThat(write.statusCode()).isEqualTo(503);
+        assertThat(ORDER.count("POST", "/api/orders/busy") + ORDER_2.count("POST", "/api/orders/busy"))
+                .isEqualTo(1);
+    }
+
+    private static void assertServiceUnavailable(HttpResponse<String> response) {
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.headers().firstValue("Retry-After")).isPresent();
+        assertThat(response.headers().firstValue("X-Correlation-Id")).isPresent();
+        assertThat(response.body())
+                .contains(
+                        "\"type\":\"urn:sagaflow:problem:SERVICE_UNAVAILABLE\"",
+                        "\"title\":\"Service Unavailable\"",
+                        "\"status\":503",
+                        "\"code\":\"SERVICE_UNAVAILABLE\"",
+                        "\"service\":\"payment\"");
+    }
+}

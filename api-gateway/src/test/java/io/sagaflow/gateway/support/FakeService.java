@@ -1,0 +1,161 @@
+package io.sagaflow.gateway.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * A real HTTP backend that behaves like one replica of a Sagaflow service: it answers every path with JSON naming
+ * itself, echoes {@code X-Correlation-Id} as the services do, serves {@code /actuator/health} and
+ * {@code /v3/api-docs}, records what it received, and can be made slow, failing, stopped and started again on the same
+ * port.
+ */
+public final class FakeService {
+
+    /** One request as the service received it. */
+    public record Received(String method, String path, String query, Map<String, List<String>> headers, String body) {
+
+        public String header(String name) {
+            return headers.entrySet().stream()
+                    .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                    .map(entry -> entry.getValue().getFirst())
+                    .findFirst()
+                    .orElse(null);
+        }
+    }
+
+    private final String name;
+    private final int port;
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final Map<String, Duration> delays = new ConcurrentHashMap<>();
+    private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
+    private volatile HttpServer server;
+
+    private FakeService(String name, int port) {
+        this.name = name;
+        this.port = port;
+    }
+
+    /** Starts a replica of {@code name} on a free port of 127.0.0.1. */
+    public static FakeService start(String name) {
+        HttpServer bound = bind(0);
+        return new FakeService(name, bound.getAddress().getPort()).adopt(bound);
+    }
+
+    private FakeService adopt(HttpServer running) {
+        this.server = running;
+        running.createContext("/", this::handle);
+        running.start();
+        return this;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String uri() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public List<Received> received() {
+        return received;
+    }
+
+    public long count(String method, String path) {
+        return received.stream()
+                .filter(r -> r.method().equals(method) && r.path().equals(path))
+                .count();
+    }
+
+    /** Answers {@code path} only after {@code delay}. */
+    public void delay(String path, Duration delay) {
+        delays.put(path, delay);
+    }
+
+    /** Answers {@code path} with {@code status}. */
+    public void answer(String path, int status) {
+        statuses.put(path, status);
+    }
+
+    /** Closes the port: connections are refused until {@link #restart()}. */
+    public synchronized void stop() {
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+    }
+
+    /** Listens on the same port again. */
+    public synchronized void restart() {
+        if (server == null) {
+            adopt(bind(port));
+        }
+    }
+
+    public synchronized void reset() {
+        restart();
+        received.clear();
+        delays.clear();
+        statuses.clear();
+    }
+
+    private static HttpServer bind(int onPort) {
+        try {
+            HttpServer bound = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 64);
+            bound.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+            return bound;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            received.add(new Received(
+                    exchange.getRequestMethod(),
+                    path,
+                    exchange.getRequestURI().getRawQuery(),
+                    Map.copyOf(exchange.getRequestHeaders()),
+                    body));
+            Duration delay = delays.get(path);
+            if (delay != null) {
+                try {
+                    Thread.sleep(delay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            String correlationId = exchange.getRequestHeaders().getFirst("X-Correlation-Id");
+            if (correlationId != null) {
+                exchange.getResponseHeaders().add("X-Correlation-Id", correlationId);
+            }
+            int status = statuses.getOrDefault(path, 200);
+            String json = switch (path) {
+                case "/actuator/health" -> "{\"status\":\"UP\"}";
+                case "/v3/api-docs" ->
+                    "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"" + name + "\"},\"servers\":[{\"url\":\"http://"
+                            + exchange.getRequestHeaders().getFirst("Host") + "\"}]}";
+                default ->
+                    "{\"service\":\"" + name + "\",\"method\":\"" + exchange.getRequestMethod() + "\",\"path\":\""
+                            + path + "\"}";
+            };
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        }
+    }
+}

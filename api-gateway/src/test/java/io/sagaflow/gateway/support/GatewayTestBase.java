@@ -1,0 +1,47 @@
+package io.sagaflow.gateway.support;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.sagaflow.gateway.ApiGatewayApplication;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * One gateway in front of {@link FakeServices}, with small breakers (open after 4 failed calls, for 2 s) and a 1 s
+ * time limit. Every test class extending it shares the context; each test leaves the services running and the breakers
+ * closed.
+ */
+@SpringBootTest(
+        classes = ApiGatewayApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "resilience4j.circuitbreaker.configs.default.sliding-window-size=4",
+            "resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=4",
+            "resilience4j.circuitbreaker.configs.default.wait-duration-in-open-state=2s",
+            "resilience4j.circuitbreaker.configs.default.permitted-number-of-calls-in-half-open-state=1",
+            "resilience4j.timelimiter.configs.default.timeout-duration=1s",
+            "sagaflow.gateway.health.timeout=500ms"
+        })
+public abstract class GatewayTestBase {
+
+    @LocalServerPort
+    protected int port;
+
+    @Autowired
+    protected CircuitBreakerRegistry breakers;
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        FakeServices.register(registry);
+    }
+
+    @AfterEach
+    void leaveEverythingRunning() {
+        FakeServices.resetAll();
+        breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
+    }
+}
