@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The whole system for a test: one PostgreSQL database per service, the four services as separate processes (as
@@ -160,7 +159,7 @@ final class SagaflowSystem implements AutoCloseable {
     }
 
     private static int randomPortBase() {
-        return 20_000 + ThreadLocalRandom.current().nextInt(3_000) * 10;
+        return HazelcastTestClusters.randomPortBase();
     }
 
     @Override

@@ -26,7 +26,7 @@ public final class HazelcastTestClusters implements AutoCloseable {
 
     /** A new, empty service cluster: its members share a random name and port range. */
     public ServiceClusterSpec newServiceCluster() {
-        int port = randomPort();
+        int port = randomPortBase();
         SagaflowHazelcastProperties.Service service = new SagaflowHazelcastProperties.Service();
         service.setPort(port);
         service.setPortCount(10);
@@ -40,7 +40,7 @@ public final class HazelcastTestClusters implements AutoCloseable {
 
     /** A new shared cluster configuration (embedded mode) with a random name and port range. */
     public SagaflowHazelcastProperties.Shared newSharedCluster() {
-        int port = randomPort();
+        int port = randomPortBase();
         SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
         shared.setClusterName("shared-" + UUID.randomUUID());
         shared.setPort(port);
@@ -80,8 +80,12 @@ public final class HazelcastTestClusters implements AutoCloseable {
         instances.clear();
     }
 
-    private static int randomPort() {
-        return 20_000 + ThreadLocalRandom.current().nextInt(2_000) * 10;
+    /**
+     * The first of ten ports for a test cluster: below the kernel's ephemeral range (32768+), where the random HTTP
+     * ports of tests and the outgoing connections live, so a member never takes a port someone else was given.
+     */
+    public static int randomPortBase() {
+        return 10_000 + ThreadLocalRandom.current().nextInt(2_270) * 10;
     }
 
     /**

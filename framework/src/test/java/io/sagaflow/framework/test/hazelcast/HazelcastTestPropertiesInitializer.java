@@ -3,7 +3,6 @@ package io.sagaflow.framework.test.hazelcast;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
@@ -17,8 +16,8 @@ public class HazelcastTestPropertiesInitializer
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
-        int servicePort = 30_000 + ThreadLocalRandom.current().nextInt(1_000) * 10;
-        int sharedPort = 40_000 + ThreadLocalRandom.current().nextInt(1_000) * 10;
+        int servicePort = HazelcastTestClusters.randomPortBase();
+        int sharedPort = HazelcastTestClusters.randomPortBase();
         Map<String, Object> properties = new HashMap<>();
         properties.put("sagaflow.hazelcast.service.cluster-name", "it-" + UUID.randomUUID());
         properties.put("sagaflow.hazelcast.service.port", servicePort);
