@@ -62,13 +62,26 @@ final class SagaflowSystem implements AutoCloseable {
             orders.add(process("order", i));
         }
         this.orderReplicas = orderReplicas;
-        for (ServiceProcess process : all()) {
-            process.start();
+        HazelcastInstance member = null;
+        try {
+            for (ServiceProcess process : all()) {
+                process.start();
+            }
+            member = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
+            for (ServiceProcess process : all()) {
+                process.awaitReady(Duration.ofMinutes(3));
+            }
+        } catch (Exception | Error e) {
+            // Nobody gets a system to close: stop what was started here.
+            for (ServiceProcess process : all()) {
+                process.stop();
+            }
+            if (member != null) {
+                member.getLifecycleService().terminate();
+            }
+            throw e;
         }
-        sharedMember = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
-        for (ServiceProcess process : all()) {
-            process.awaitReady(Duration.ofMinutes(3));
-        }
+        sharedMember = member;
     }
 
     static SagaflowSystem start(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout)

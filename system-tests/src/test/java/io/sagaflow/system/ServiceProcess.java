@@ -48,6 +48,9 @@ final class ServiceProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
+        // Whatever happens to the test JVM, its service processes do not outlive it.
+        Process started = process;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
         return this;
     }
 
