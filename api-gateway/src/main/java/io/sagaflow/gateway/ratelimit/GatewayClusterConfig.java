@@ -38,7 +38,10 @@ final class GatewayClusterConfig {
         if (cluster.kubernetesServiceDns().isBlank()) {
             join.getTcpIpConfig().setEnabled(true).setMembers(cluster.members());
         } else {
-            join.getKubernetesConfig().setEnabled(true).setProperty("service-dns", cluster.kubernetesServiceDns());
+            join.getKubernetesConfig()
+                    .setEnabled(true)
+                    .setProperty("service-dns", cluster.kubernetesServiceDns())
+                    .setProperty("service-port", Integer.toString(cluster.port()));
         }
 
         config.getSerializationConfig()

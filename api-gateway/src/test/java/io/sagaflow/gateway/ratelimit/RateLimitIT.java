@@ -13,15 +13,19 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Two gateway replicas (two Spring contexts in this JVM) whose Hazelcast members form one cluster: a client's bucket
- * (5 tokens, refilled at one per 10 s) is shared, whichever replica its requests reach.
+ * (5 tokens, refilled at one per 10 s) is shared, whichever replica its requests reach. The last test stops a member.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RateLimitIT {
 
     private static final int CAPACITY = 5;
@@ -111,6 +115,23 @@ class RateLimitIT {
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.headers().firstValue("RateLimit-Limit")).isEmpty();
         }
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void whenTheClusterIsGone_requestsPassUnlimited() {
+        String[] client = {"X-API-Key", "client-of-a-broken-cluster"};
+        for (int request = 0; request < CAPACITY; request++) {
+            Http.get(port(second), "/api/orders/o-1", client);
+        }
+        assertThat(Http.get(port(second), "/api/orders/o-1", client).statusCode())
+                .isEqualTo(429);
+
+        second.getBean(HazelcastInstance.class).getLifecycleService().terminate();
+
+        HttpResponse<String> unlimited = Http.get(port(second), "/api/orders/o-1", client);
+        assertThat(unlimited.statusCode()).isEqualTo(200);
+        assertThat(unlimited.headers().firstValue("RateLimit-Limit")).isEmpty();
     }
 
     private static ConfigurableApplicationContext start(int hazelcastPort) {

@@ -65,6 +65,11 @@ class RoutingIT extends GatewayTestBase {
     }
 
     @Test
+    void theProxyNeverResendsAWriteOnItsOwn() {
+        assertThat(System.getProperty("sun.net.http.retryPost")).isEqualTo("false");
+    }
+
+    @Test
     void requestsAreSpreadOverTheReplicasOfAService() {
         for (int i = 0; i < 6; i++) {
             assertThat(Http.get(port, "/api/orders/o-" + i).statusCode()).isEqualTo(200);
