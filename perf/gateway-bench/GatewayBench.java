@@ -253,15 +253,17 @@ public class GatewayBench {
         md.append(String.format(
                 Locale.ROOT,
                 "`GET /api/orders/bench` at %d req/s (open loop, JDK HttpClient, HTTP/1.1 keep-alive) against a trivial"
-                        + " backend (JDK HttpServer, `%s`), straight and through the gateway (`%s`, defaults: breaker,"
-                        + " time limiter, RetryReads, load balancer, correlation filter; rate limit and JWT off%s),"
+                        + " backend (JDK HttpServer, `%s`), straight and through the gateway (`%s`; breaker, time"
+                        + " limiter, RetryReads, load balancer, correlation filter; %s),"
                         + " %d rounds of %d s per path, alternating, after %d s of warm-up. Each in its own JVM on"
                         + " 127.0.0.1; %d cores, Java %s. Load average (1/5/15 min) before: %s, after: %s (the box is"
                         + " shared). Latency from each request's scheduled send time to its complete response.%n%n",
                 rate,
                 BACKEND_JVM,
                 GATEWAY_JVM,
-                gatewayArgs.isEmpty() ? "" : "; extra: `" + String.join(" ", gatewayArgs) + "`",
+                gatewayArgs.isEmpty()
+                        ? "defaults: rate limit and JWT off"
+                        : "defaults except `" + String.join(" ", gatewayArgs) + "`",
                 rounds,
                 seconds,
                 warmup,

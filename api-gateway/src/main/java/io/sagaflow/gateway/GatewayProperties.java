@@ -34,7 +34,8 @@ public record GatewayProperties(
      * @param capacity the burst a client may send at once: the bucket's size
      * @param refillPerSecond tokens added to a client's bucket per second: its sustained rate
      * @param apiKeyHeader the header naming the client; without it the client is its address
-     * @param timeout how long a request waits for the cluster's answer before it is let through unlimited
+     * @param timeout a cluster answer slower than this counts as a failure; when half of the recent ones fail, requests
+     *     pass unlimited for a while (one call waits at most four times this, at least a second)
      * @param maxClientsPerMember buckets one gateway member keeps at most (least recently used go first)
      */
     public record RateLimit(

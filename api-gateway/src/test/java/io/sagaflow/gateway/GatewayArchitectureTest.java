@@ -18,7 +18,7 @@ class GatewayArchitectureTest {
     @ArchTest
     static final ArchRule theTokenBucketIsPure = ArchRuleDefinition.classes()
             .that()
-            .haveSimpleNameStartingWith("TokenBucket")
+            .haveNameMatching("io\\.sagaflow\\.gateway\\.ratelimit\\.TokenBucket(\\$.*)?")
             .should()
             .onlyDependOnClassesThat()
             .resideInAnyPackage("java.lang..", "io.sagaflow.gateway.ratelimit");

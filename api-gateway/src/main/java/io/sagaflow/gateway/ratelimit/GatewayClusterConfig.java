@@ -9,6 +9,7 @@ import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import io.sagaflow.gateway.GatewayProperties;
+import java.time.Duration;
 import java.util.UUID;
 
 /** The Hazelcast member every gateway replica embeds: a cluster of gateways only, holding the token buckets. */
@@ -16,7 +17,11 @@ final class GatewayClusterConfig {
 
     private GatewayClusterConfig() {}
 
-    static Config member(GatewayProperties.Cluster cluster, TokenBucket.Limit limit, int maxClientsPerMember) {
+    /**
+     * @param callTimeout how long one operation may wait for its answer; the rate limiter's requests wait for one
+     */
+    static Config member(
+            GatewayProperties.Cluster cluster, TokenBucket.Limit limit, int maxClientsPerMember, Duration callTimeout) {
         Config config = new Config();
         config.setClusterName(cluster.clusterName());
         config.setInstanceName(cluster.clusterName() + "-" + UUID.randomUUID());
@@ -25,6 +30,7 @@ final class GatewayClusterConfig {
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         config.setProperty("hazelcast.partition.count", Integer.toString(cluster.partitionCount()));
         config.setProperty("hazelcast.tcp.join.port.try.count", Integer.toString(cluster.portCount()));
+        config.setProperty("hazelcast.operation.call.timeout.millis", Long.toString(callTimeout.toMillis()));
         config.getJetConfig().setEnabled(false);
 
         NetworkConfig network = config.getNetworkConfig();
@@ -44,9 +50,10 @@ final class GatewayClusterConfig {
                     .setProperty("service-port", Integer.toString(cluster.port()));
         }
 
-        config.getSerializationConfig()
-                .getCompactSerializationConfig()
-                .setClasses(TokenBucket.class, TakeToken.class, RateLimitDecision.class);
+        RateLimitSerializers.all()
+                .forEach(serializer -> config.getSerializationConfig()
+                        .getCompactSerializationConfig()
+                        .addSerializer(serializer));
         config.addMapConfig(buckets(limit, maxClientsPerMember));
         cluster.properties().forEach(config::setProperty);
         return config;

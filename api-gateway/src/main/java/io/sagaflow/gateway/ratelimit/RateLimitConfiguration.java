@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.gateway.GatewayProperties;
 import io.sagaflow.gateway.problem.ProblemWriter;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -27,8 +28,12 @@ class RateLimitConfiguration {
     @Bean(destroyMethod = "shutdown")
     HazelcastInstance gatewayHazelcast(GatewayProperties properties) {
         GatewayProperties.RateLimit rateLimit = properties.rateLimit();
-        return Hazelcast.newHazelcastInstance(
-                GatewayClusterConfig.member(properties.hazelcast(), limit(rateLimit), rateLimit.maxClientsPerMember()));
+        // A request waits for one operation; in a failure that is the call timeout, then the request passes.
+        Duration callTimeout = rateLimit.timeout().multipliedBy(4).compareTo(Duration.ofSeconds(1)) > 0
+                ? rateLimit.timeout().multipliedBy(4)
+                : Duration.ofSeconds(1);
+        return Hazelcast.newHazelcastInstance(GatewayClusterConfig.member(
+                properties.hazelcast(), limit(rateLimit), rateLimit.maxClientsPerMember(), callTimeout));
     }
 
     @Bean

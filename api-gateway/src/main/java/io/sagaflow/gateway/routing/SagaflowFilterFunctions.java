@@ -8,6 +8,7 @@ import org.springframework.cloud.gateway.server.mvc.filter.SimpleFilterSupplier;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.web.servlet.function.HandlerFilterFunction;
+import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
@@ -56,7 +57,7 @@ public final class SagaflowFilterFunctions {
     }
 
     /** Closes the response of an attempt that is retried, so its connection goes back to the pool. */
-    private static void discard(org.springframework.web.servlet.function.ServerRequest request) throws IOException {
+    private static void discard(ServerRequest request) throws IOException {
         ClientHttpResponse abandoned = MvcUtils.getAttribute(request, MvcUtils.CLIENT_RESPONSE_ATTR);
         if (abandoned != null) {
             abandoned.close();

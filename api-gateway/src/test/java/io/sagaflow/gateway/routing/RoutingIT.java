@@ -11,6 +11,7 @@ import io.sagaflow.gateway.support.FakeService;
 import io.sagaflow.gateway.support.GatewayTestBase;
 import io.sagaflow.gateway.support.Http;
 import io.sagaflow.gateway.support.Json;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
@@ -65,8 +66,19 @@ class RoutingIT extends GatewayTestBase {
     }
 
     @Test
-    void theProxyNeverResendsAWriteOnItsOwn() {
-        assertThat(System.getProperty("sun.net.http.retryPost")).isEqualTo("false");
+    void everyMethodTheServicesUseIsProxied() {
+        for (String method : List.of("PUT", "PATCH", "DELETE")) {
+            HttpResponse<String> response = Http.send(Http.request(port, "/api/orders/o-1/cancel")
+                    .header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString("{\"reason\":\"test\"}"))
+                    .build());
+
+            assertThat(response.statusCode()).as(method).isEqualTo(200);
+            FakeService.Received received = receivedBy("order", "/api/orders/o-1/cancel");
+            assertThat(received.body()).isEqualTo("{\"reason\":\"test\"}");
+            ORDER.received().clear();
+            ORDER_2.received().clear();
+        }
     }
 
     @Test
