@@ -19,7 +19,8 @@ import java.util.UUID;
 /**
  * The whole system for a test: one PostgreSQL database per service, the four services as separate processes (as
  * many order-service replicas as asked), each with its per-service cluster and an in-process member of one shared
- * cluster, which this test JVM joins too so it can watch and replay the events between services.
+ * cluster, which this test JVM joins too so it can watch and replay the events between services. Optionally API
+ * gateways in front of them, also separate processes, whose members form one gateway cluster of their own.
  */
 final class SagaflowSystem implements AutoCloseable {
 
@@ -27,6 +28,9 @@ final class SagaflowSystem implements AutoCloseable {
     final ServiceProcess inventory;
     final ServiceProcess payment;
     final List<ServiceProcess> orders = new ArrayList<>();
+    /** The gateways, each routing to every service replica started with the system. */
+    final List<ServiceProcess> gateways = new ArrayList<>();
+
     final HazelcastInstance sharedMember;
     final SagaflowHazelcastProperties.Shared shared;
 
@@ -36,9 +40,16 @@ final class SagaflowSystem implements AutoCloseable {
     private final Duration sagaTimeout;
     private final Duration compensationTimeout;
     private final Map<String, Integer> clusterPorts = new LinkedHashMap<>();
+    private final int gatewayClusterPort = randomPortBase();
     private int orderReplicas;
 
-    private SagaflowSystem(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout) throws Exception {
+    private SagaflowSystem(
+            int orderReplicas,
+            Duration sagaTimeout,
+            Duration compensationTimeout,
+            int gatewayCount,
+            Map<String, String> gatewaySettings)
+            throws Exception {
         this.sagaTimeout = sagaTimeout;
         this.compensationTimeout = compensationTimeout;
         this.logs = Path.of("target", "system-tests", run);
@@ -62,18 +73,22 @@ final class SagaflowSystem implements AutoCloseable {
             orders.add(process("order", i));
         }
         this.orderReplicas = orderReplicas;
+        for (int i = 0; i < gatewayCount; i++) {
+            gateways.add(gateway(i, gatewaySettings));
+        }
         HazelcastInstance member = null;
         try {
-            for (ServiceProcess process : all()) {
+            // The gateways start with the services (they know their ports already): they need none to be ready.
+            for (ServiceProcess process : allWithGateways()) {
                 process.start();
             }
             member = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
-            for (ServiceProcess process : all()) {
+            for (ServiceProcess process : allWithGateways()) {
                 process.awaitReady(Duration.ofMinutes(3));
             }
         } catch (Exception | Error e) {
             // Nobody gets a system to close: stop what was started here.
-            for (ServiceProcess process : all()) {
+            for (ServiceProcess process : allWithGateways()) {
                 process.stop();
             }
             if (member != null) {
@@ -86,7 +101,24 @@ final class SagaflowSystem implements AutoCloseable {
 
     static SagaflowSystem start(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout)
             throws Exception {
-        return new SagaflowSystem(orderReplicas, sagaTimeout, compensationTimeout);
+        return new SagaflowSystem(orderReplicas, sagaTimeout, compensationTimeout, 0, Map.of());
+    }
+
+    /**
+     * The system with {@code gatewayCount} API gateways in front of it. Each gateway knows every replica of every
+     * service started here (not ones added later) and embeds a member of one gateway cluster (its own name and
+     * ports), which holds the shared rate-limit buckets when {@code sagaflow.gateway.rate-limit.enabled}.
+     *
+     * @param gatewaySettings further gateway properties: rate limits, security, breakers and time limits
+     */
+    static SagaflowSystem startWithGateways(
+            int orderReplicas,
+            Duration sagaTimeout,
+            Duration compensationTimeout,
+            int gatewayCount,
+            Map<String, String> gatewaySettings)
+            throws Exception {
+        return new SagaflowSystem(orderReplicas, sagaTimeout, compensationTimeout, gatewayCount, gatewaySettings);
     }
 
     /** Starts one more order-service replica, joining the others' cluster. */
@@ -112,6 +144,38 @@ final class SagaflowSystem implements AutoCloseable {
         List<ServiceProcess> all = new ArrayList<>(List.of(account, inventory, payment));
         all.addAll(orders);
         return all;
+    }
+
+    private List<ServiceProcess> allWithGateways() {
+        List<ServiceProcess> all = all();
+        all.addAll(gateways);
+        return all;
+    }
+
+    private ServiceProcess gateway(int index, Map<String, String> settings) {
+        Map<String, String> args = new LinkedHashMap<>();
+        String instances = "spring.cloud.discovery.client.simple.instances.";
+        args.put(instances + "account[0].uri", account.url());
+        args.put(instances + "inventory[0].uri", inventory.url());
+        args.put(instances + "payment[0].uri", payment.url());
+        for (int i = 0; i < orders.size(); i++) {
+            args.put(instances + "order[" + i + "].uri", orders.get(i).url());
+        }
+        args.put("sagaflow.gateway.hazelcast.cluster-name", "gateway-" + run);
+        args.put("sagaflow.gateway.hazelcast.port", Integer.toString(gatewayClusterPort));
+        args.put("sagaflow.gateway.hazelcast.port-count", "10");
+        args.put("sagaflow.gateway.hazelcast.members", "127.0.0.1");
+        args.put("sagaflow.gateway.hazelcast.bind-interface", "127.0.0.1");
+        args.put("sagaflow.gateway.hazelcast.partition-count", "23");
+        HazelcastTestClusters.FAST_JOIN.forEach(
+                (key, value) -> args.put("sagaflow.gateway.hazelcast.properties[" + key + "]", value));
+        args.putAll(settings);
+        return new ServiceProcess("gateway-" + index, jarOf("api-gateway"), args, logs);
+    }
+
+    /** The directory the processes log to; tests may keep files of their own there. */
+    Path logs() {
+        return logs;
     }
 
     private ServiceProcess process(String service, int replica) {
@@ -166,7 +230,8 @@ final class SagaflowSystem implements AutoCloseable {
         String version = System.getProperty("sagaflow.project.version", "0.1.0-SNAPSHOT");
         Path jar = dir.resolve(module + "-" + version + "-exec.jar");
         if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: build the services first (./mvnw verify builds all)");
+            throw new IllegalStateException(
+                    jar + " is missing: build the services and the gateway first (./mvnw verify builds all)");
         }
         return jar;
     }
@@ -177,6 +242,9 @@ final class SagaflowSystem implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        for (ServiceProcess gateway : gateways) {
+            gateway.stop();
+        }
         for (ServiceProcess process : all()) {
             process.stop();
         }

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** One service replica as its own JVM, started from its runnable jar, logging to a file. */
+/** One service replica (or gateway) as its own JVM, started from its runnable jar, logging to a file. */
 final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP =
@@ -99,6 +99,26 @@ final class ServiceProcess implements AutoCloseable {
             if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
+        }
+    }
+
+    /** Freezes the replica (SIGSTOP): it keeps its sockets open and answers nothing, like a stalled JVM. */
+    void freeze() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** Lets a {@link #freeze() frozen} replica run again (SIGCONT). */
+    void thaw() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill " + signal + " " + name + " failed: "
+                    + new String(kill.getInputStream().readAllBytes()));
         }
     }
 
