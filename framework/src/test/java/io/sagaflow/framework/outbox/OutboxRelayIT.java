@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -119,9 +120,15 @@ class OutboxRelayIT {
         AtomicInteger publishedByA = new AtomicInteger();
         int killAfter = 2_000;
         // A publishes a batch, then its process dies before the batch is marked as published.
+        // A dead process publishes nothing more: without the flag, A's relay thread would retry the failed batch.
+        AtomicBoolean dead = new AtomicBoolean();
         EventPublisher dyingPublisher = messages -> {
+            if (dead.get()) {
+                throw new IllegalStateException("replica A is dead");
+            }
             bus.publish(messages);
             if (publishedByA.addAndGet(messages.size()) >= killAfter) {
+                dead.set(true);
                 clusters.kill(a);
                 throw new IllegalStateException("replica A died mid-batch");
             }
