@@ -12,15 +12,18 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Subscribes a named consumer to the shared topic: each message of a type the service registered is deserialised
- * (and upcast), then handled through the {@link IdempotentConsumer}. A failing handler is retried with backoff; after
+ * Subscribes a named consumer to the shared topic: each message of a type the consumer declared is deserialised (and
+ * upcast), then handled through the {@link IdempotentConsumer}. A failing handler is retried with backoff; after
  * {@code maxAttempts} the message is logged and counted as failed so one poison message cannot stall its shard.
- * Types the service did not register are skipped.
+ * Every other message is skipped before it costs a deserialisation or a transaction: every service sees every event
+ * on the topic, and most are of no concern to a given consumer.
  */
 public final class EventSubscriber {
 
@@ -51,8 +54,17 @@ public final class EventSubscriber {
         this.initialBackoff = initialBackoff;
     }
 
-    /** Starts delivering events to {@code handler} as consumer {@code consumer}. */
-    public Subscription subscribe(String consumer, EventHandler handler) {
+    /**
+     * Starts delivering events of {@code eventTypes} (payload classes registered with the service's
+     * {@code EventTypeRegistry}) to {@code handler} as consumer {@code consumer}.
+     */
+    public Subscription subscribe(String consumer, Set<Class<?>> eventTypes, EventHandler handler) {
+        if (eventTypes.isEmpty()) {
+            throw new IllegalArgumentException("consumer " + consumer + " declares no event types");
+        }
+        Set<String> consumed = eventTypes.stream()
+                .map(type -> serializer.registry().typeOf(type).name())
+                .collect(Collectors.toUnmodifiableSet());
         Counter handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
         Counter duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
         Counter failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
@@ -62,7 +74,7 @@ public final class EventSubscriber {
                 .publishPercentileHistogram()
                 .register(meters);
         return bus.subscribe(consumer, checkpoints, message -> {
-            if (serializer.registry().find(message.type()).isEmpty()) {
+            if (!consumed.contains(message.type())) {
                 return;
             }
             Duration backoff = initialBackoff;

@@ -17,7 +17,6 @@ import io.sagaflow.inventory.contracts.StockReservationFailed;
 import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
 import io.sagaflow.inventory.reservation.adapter.messaging.OrderSagaConsumer;
-import io.sagaflow.order.contracts.OrderConfirmed;
 import io.sagaflow.order.contracts.OrderLine;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.contracts.StockReleaseRequested;
@@ -289,12 +288,16 @@ class OrderSagaIT {
     }
 
     /**
-     * Publishes a message the consumer ignores on the order's stream (so on the same shard, behind everything published
-     * for the order before) and waits until it is processed: then so is everything before it, and an absent effect
-     * means something.
+     * Publishes a release request for another, unknown order on this order's stream (so on the same shard, behind
+     * everything published for the order before) and waits until it is processed: then so is everything before it, and
+     * an absent effect means something. (A type the consumer does not declare would never reach it.)
      */
     private void awaitEverythingPublishedFor(UUID order) {
-        EventMessage marker = message(order, 99, "OrderConfirmed", json.writeValueAsString(new OrderConfirmed(order)));
+        EventMessage marker = message(
+                order,
+                99,
+                "StockReleaseRequested",
+                json.writeValueAsString(new StockReleaseRequested(UUID.randomUUID(), "marker")));
         topic.publish(List.of(marker));
         await().atMost(PATIENCE)
                 .until(() -> processed.hasProcessed(OrderSagaConsumer.CONSUMER, UUID.fromString(marker.eventId())));

@@ -6,6 +6,7 @@ import io.sagaflow.framework.consumer.EventHandler;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.inventory.contracts.ProductCreated;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,6 +18,10 @@ public class CatalogSubscription implements EventHandler {
 
     /** The consumer's name. */
     public static final String CONSUMER = "order.catalog";
+
+    /** The events it handles; it never sees the others. */
+    public static final Set<Class<?>> EVENT_TYPES =
+            Set.of(ProductCreated.class, CustomerRegistered.class, CustomerStatusChanged.class);
 
     private final CatalogCopies copies;
 

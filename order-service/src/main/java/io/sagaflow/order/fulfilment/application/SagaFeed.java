@@ -14,6 +14,7 @@ import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.payment.contracts.PaymentDeclined;
 import io.sagaflow.payment.contracts.PaymentRefunded;
 import io.sagaflow.payment.contracts.RefundNotRequired;
+import java.util.Set;
 
 /**
  * Consumer {@code order.saga}: turns the events sagas react to (the order's own placement and cancellation requests,
@@ -23,6 +24,18 @@ public class SagaFeed implements EventHandler {
 
     /** The consumer's name. */
     public static final String CONSUMER = "order.saga";
+
+    /** The events that can mean a saga message; it never sees the others. */
+    public static final Set<Class<?>> EVENT_TYPES = Set.of(
+            OrderPlaced.class,
+            OrderCancellationRequested.class,
+            StockReserved.class,
+            StockReservationFailed.class,
+            StockReleased.class,
+            PaymentCaptured.class,
+            PaymentDeclined.class,
+            PaymentRefunded.class,
+            RefundNotRequired.class);
 
     private final SagaInbox inbox;
 

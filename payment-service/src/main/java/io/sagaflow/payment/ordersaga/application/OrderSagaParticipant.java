@@ -13,6 +13,7 @@ import io.sagaflow.payment.payments.application.NewPayment;
 import io.sagaflow.payment.payments.application.PaymentService;
 import io.sagaflow.payment.payments.domain.PaymentState;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,9 @@ public class OrderSagaParticipant implements EventHandler {
     /** The consumer name, under which processed events and checkpoints are recorded. */
     public static final String CONSUMER = "payment.order-saga";
 
+    /** The events it handles; it never sees the others. */
+    public static final Set<Class<?>> EVENT_TYPES = Set.of(PaymentRequested.class, RefundRequested.class);
+
     private static final Logger log = LoggerFactory.getLogger(OrderSagaParticipant.class);
 
     private final PaymentService payments;
@@ -58,7 +62,7 @@ public class OrderSagaParticipant implements EventHandler {
             case PaymentRequested requested -> paymentRequested(requested, EventMetadata.causedBy(event));
             case RefundRequested requested -> refundRequested(requested, EventMetadata.causedBy(event));
             default -> {
-                // Every other event on the shared topic is not a request to this participant.
+                // Not among EVENT_TYPES: not delivered.
             }
         }
     }

@@ -7,6 +7,7 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.inventory.reservation.application.OrderStockReservations;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.contracts.StockReleaseRequested;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -23,6 +24,9 @@ public class OrderSagaConsumer implements SmartLifecycle {
     /** The consumer name, the key of its processed events and shard checkpoints. */
     public static final String CONSUMER = "inventory.order-saga";
 
+    /** The events it handles; it never sees the others. */
+    public static final Set<Class<?>> EVENT_TYPES = Set.of(OrderPlaced.class, StockReleaseRequested.class);
+
     private static final Logger log = LoggerFactory.getLogger(OrderSagaConsumer.class);
 
     private final EventSubscriber subscriber;
@@ -37,7 +41,7 @@ public class OrderSagaConsumer implements SmartLifecycle {
     @Override
     public synchronized void start() {
         if (subscription == null) {
-            subscription = subscriber.subscribe(CONSUMER, this::handle);
+            subscription = subscriber.subscribe(CONSUMER, EVENT_TYPES, this::handle);
         }
     }
 
@@ -61,7 +65,7 @@ public class OrderSagaConsumer implements SmartLifecycle {
             case StockReleaseRequested requested when requested.orderId() == null -> ignored(event);
             case StockReleaseRequested requested -> reservations.release(requested, EventMetadata.causedBy(event));
             default -> {
-                // Every other published event (ours included) is of no concern to this consumer.
+                // Not among EVENT_TYPES: not delivered.
             }
         }
     }

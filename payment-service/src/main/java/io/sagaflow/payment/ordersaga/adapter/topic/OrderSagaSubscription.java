@@ -25,7 +25,8 @@ class OrderSagaSubscription implements SmartLifecycle {
     @Override
     public synchronized void start() {
         if (subscription == null) {
-            subscription = subscriber.subscribe(OrderSagaParticipant.CONSUMER, participant);
+            subscription =
+                    subscriber.subscribe(OrderSagaParticipant.CONSUMER, OrderSagaParticipant.EVENT_TYPES, participant);
         }
     }
 
