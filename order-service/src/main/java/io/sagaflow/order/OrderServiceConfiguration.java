@@ -195,8 +195,9 @@ class OrderServiceConfiguration {
             SagaRunner runner,
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
-            @Value("${sagaflow.order.saga.parallelism:4}") int parallelism) {
-        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism);
+            @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
+            @Value("${sagaflow.order.saga.snapshot-interval:1s}") Duration snapshotInterval) {
+        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism, snapshotInterval);
     }
 
     @Bean
@@ -207,12 +208,14 @@ class OrderServiceConfiguration {
     /** Feeds the saga once its job runs (phase 0), stops before it. */
     @Bean
     SubscriptionLifecycle sagaFeedSubscription(EventSubscriber subscriber, SagaFeed feed) {
-        return new SubscriptionLifecycle(subscriber, SagaFeed.CONSUMER, feed, SagaLifecycle.PHASE + 1);
+        return new SubscriptionLifecycle(
+                subscriber, SagaFeed.CONSUMER, SagaFeed.EVENT_TYPES, feed, SagaLifecycle.PHASE + 1);
     }
 
     @Bean
     SubscriptionLifecycle catalogSubscriptionLifecycle(EventSubscriber subscriber, CatalogSubscription catalog) {
-        return new SubscriptionLifecycle(subscriber, CatalogSubscription.CONSUMER, catalog, 0);
+        return new SubscriptionLifecycle(
+                subscriber, CatalogSubscription.CONSUMER, CatalogSubscription.EVENT_TYPES, catalog, 0);
     }
 
     @Bean

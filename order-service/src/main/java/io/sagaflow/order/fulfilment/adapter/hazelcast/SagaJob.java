@@ -16,6 +16,7 @@ import com.hazelcast.jet.pipeline.StreamSource;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
  * member its own partitions), groups the messages by order id so one order's messages are handled one at a time, in
  * order, and hands each to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
- * second: after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
+ * {@code sagaflow.order.saga.snapshot-interval} (1 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
  * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
  */
 public final class SagaJob {
@@ -81,12 +82,12 @@ public final class SagaJob {
     }
 
     /** Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs. */
-    public static Job start(HazelcastInstance member, SagaRunner runner, int parallelism) {
+    public static Job start(HazelcastInstance member, SagaRunner runner, int parallelism, Duration snapshotInterval) {
         RUNNERS.put(member.getName(), runner);
         JobConfig config = new JobConfig()
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
-                .setSnapshotIntervalMillis(1_000);
+                .setSnapshotIntervalMillis(snapshotInterval.toMillis());
         return member.getJet()
                 .newJobIfAbsent(pipeline(inboxJournal(), memberRunners(), Sinks.noop(), parallelism), config);
     }

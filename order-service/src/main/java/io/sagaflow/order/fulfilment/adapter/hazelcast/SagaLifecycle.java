@@ -3,6 +3,7 @@ package io.sagaflow.order.fulfilment.adapter.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
+import java.time.Duration;
 import org.springframework.context.SmartLifecycle;
 
 /** Starts this replica's part of the saga (its runner, its deadline listener, the job if absent) and stops it. */
@@ -15,6 +16,7 @@ public class SagaLifecycle implements SmartLifecycle {
     private final SagaRunner runner;
     private final HazelcastSagaDeadlines deadlines;
     private final int parallelism;
+    private final Duration snapshotInterval;
     private final SagaQueries sagas;
     private volatile boolean running;
 
@@ -23,12 +25,14 @@ public class SagaLifecycle implements SmartLifecycle {
             SagaRunner runner,
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
-            int parallelism) {
+            int parallelism,
+            Duration snapshotInterval) {
         this.sagas = sagas;
         this.member = member;
         this.runner = runner;
         this.deadlines = deadlines;
         this.parallelism = parallelism;
+        this.snapshotInterval = snapshotInterval;
     }
 
     @Override
@@ -39,7 +43,7 @@ public class SagaLifecycle implements SmartLifecycle {
         for (SagaQueries.RunningSaga saga : sagas.running()) {
             deadlines.arm(saga.sagaId(), saga.deadline());
         }
-        SagaJob.start(member, runner, parallelism);
+        SagaJob.start(member, runner, parallelism, snapshotInterval);
         running = true;
     }
 
