@@ -516,6 +516,7 @@ class Run:
     resources: dict = field(default_factory=dict)
     breaches: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    drain_seconds: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -841,6 +842,31 @@ class Session:
             f"nonTerminalSagas={result.get('nonTerminalSagas')} violations={len(result.get('violations') or [])}")
         return result
 
+    def drain(self, variant: Variant, run: Run) -> None:
+        """Waits until the sagas a run started have ended, so an overloaded level's backlog does not land on the next
+        run's measurement; records how long that took (and a note if it did not finish)."""
+        if self.args.drain <= 0 or self.args.scenario == "spike":
+            return
+        orders = service_urls(stack_processes(variant.root), "order")
+        if not orders:
+            return
+        start = time.monotonic()
+        remaining = None
+        while time.monotonic() - start < self.args.drain:
+            text = scrape(f"{orders[0]}/api/admin/audit", timeout=60)
+            try:
+                remaining = json.loads(text).get("nonTerminalSagas") if text else None
+            except json.JSONDecodeError:
+                remaining = None
+            if remaining == 0:
+                break
+            time.sleep(5)
+        run.drain_seconds = round(time.monotonic() - start, 1)
+        if remaining != 0:
+            run.notes.append(f"{remaining} sagas still running {self.args.drain:g} s after the run: the next run "
+                             "starts on a backlog")
+        log(f"  drained in {run.drain_seconds:g} s" + ("" if remaining == 0 else f" ({remaining} sagas still running)"))
+
     # The loop ------------------------------------------------------------------------------------------------
 
     def measure_idle(self, variant: Variant) -> None:
@@ -901,6 +927,7 @@ class Session:
                 self.write_outputs(final=False)
                 if self.args.cooldown > 0:
                     time.sleep(self.args.cooldown)
+                self.drain(variant, run)
             next_variant = order[i + 1][1] if i + 1 < len(order) else None
             if next_variant is not variant:
                 key = variant.name if len(self.variants) == 1 else f"{variant.name} after repetition {rep}"
@@ -1000,6 +1027,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="seconds of idle CPU and memory measured after the runs and the audit")
     p.add_argument("--settle", type=float, default=90, help="seconds the audit waits for sagas to end")
     p.add_argument("--cooldown", type=float, default=10, help="seconds between runs")
+    p.add_argument("--drain", type=float, default=180,
+                   help="after each run, wait up to this long until every saga has ended (0: do not wait)")
     args = p.parse_args(argv)
     try:
         args.levels = [float(x) for x in args.levels.split(",") if x.strip()]

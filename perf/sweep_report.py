@@ -54,6 +54,15 @@ NOT_STACK = ("k6", "machine")
 # --- Aggregation -----------------------------------------------------------------------------------------------
 
 
+
+def drain_text(args, session) -> str:
+    """How the sweep waited for each run's sagas to end before the next, and how long that took."""
+    if getattr(args, "drain", 0) <= 0:
+        return "no wait for running sagas"
+    waits = [r.drain_seconds for r in session.runs if getattr(r, "drain_seconds", None) is not None]
+    took = f" (it took {min(waits):g}–{max(waits):g} s)" if waits else ""
+    return f"up to {args.drain:g} s until every saga had ended{took}"
+
 def value(run, key: str, source: str):
     if source == "client":
         v = run.client.get(key)
@@ -441,7 +450,8 @@ def write(session, final: bool) -> None:
         md.append(f"- Scenario `perf/k6/{args.scenario}.js`: {mix}; {100 * polled:g} % of orders polled until "
                   f"CONFIRMED or CANCELLED (client time-out 10 s, counted apart from the latency)")
         md.append(f"- Each run: seeding through the API, {args.warmup} warm-up at the same rate (not measured), "
-                  f"{args.duration} measured at a constant arrival rate; {args.cooldown:g} s between runs; "
+                  f"{args.duration} measured at a constant arrival rate; {args.cooldown:g} s between runs, then "
+                  f"{drain_text(args, session)}; "
                   f"repetitions are whole ascending sweeps, one after the other")
     if session.budgets:
         md.append("- k6 VU budget (pre-allocated / max) per level: "

@@ -85,5 +85,17 @@ class ReportTest(unittest.TestCase):
         self.assertIn("saga E2E p95 ms", md)
 
 
+
+class DrainTextTest(unittest.TestCase):
+    def test_says_how_long_the_sagas_took_to_end_between_runs(self):
+        args = sweep.parse_args(["--levels", "20,40"])
+        runs = [sweep.Run("run", 20, 1, "a", drain_seconds=4.0), sweep.Run("run", 40, 1, "b", drain_seconds=35.5)]
+        session = type("S", (), {"runs": runs})()
+        self.assertEqual(sweep_report.drain_text(args, session),
+                         "up to 180 s until every saga had ended (it took 4–35.5 s)")
+        args = sweep.parse_args(["--levels", "20", "--drain", "0"])
+        self.assertEqual(sweep_report.drain_text(args, session), "no wait for running sagas")
+
+
 if __name__ == "__main__":
     unittest.main()
