@@ -2,11 +2,14 @@ package io.sagaflow.system;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,6 +31,19 @@ final class Api {
     }
 
     private Api() {}
+
+    /** The body of {@code POST /api/products} for a new product with a unique SKU. */
+    static Map<String, Object> newProduct(int quantity, String price) {
+        return Map.of(
+                "sku",
+                "SKU-" + UUID.randomUUID(),
+                "name",
+                "Widget",
+                "price",
+                new BigDecimal(price),
+                "quantityOnHand",
+                quantity);
+    }
 
     static Response get(String url) {
         return send("GET", url, null);

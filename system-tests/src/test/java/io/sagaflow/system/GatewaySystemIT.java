@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sagaflow.system.GatewayClient.Answer;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -438,17 +437,7 @@ class GatewaySystemIT {
     }
 
     private static String createProduct(GatewayClient client, int quantity, String price) {
-        Answer created = client.post(
-                "/api/products",
-                Map.of(
-                        "sku",
-                        "SKU-" + UUID.randomUUID(),
-                        "name",
-                        "Widget",
-                        "price",
-                        new BigDecimal(price),
-                        "quantityOnHand",
-                        quantity));
+        Answer created = client.post("/api/products", Api.newProduct(quantity, price));
         return created.status() == 201 ? created.json().get("productId").asString() : null;
     }
 

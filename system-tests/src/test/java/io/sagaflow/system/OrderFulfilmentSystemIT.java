@@ -9,7 +9,6 @@ import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.system.Api.Response;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -338,17 +337,7 @@ class OrderFulfilmentSystemIT {
     }
 
     private static String newProduct(int quantity, String price) {
-        String productId = Api.post(
-                        system.inventory.url() + "/api/products",
-                        Map.of(
-                                "sku",
-                                "SKU-" + UUID.randomUUID(),
-                                "name",
-                                "Widget",
-                                "price",
-                                new BigDecimal(price),
-                                "quantityOnHand",
-                                quantity))
+        String productId = Api.post(system.inventory.url() + "/api/products", Api.newProduct(quantity, price))
                 .ok()
                 .get("productId")
                 .asString();
