@@ -297,6 +297,18 @@ public class GatewayBench {
                 viaGateway.percentile(50) - direct.percentile(50),
                 viaGateway.percentile(99) - direct.percentile(99),
                 viaGateway.perThousand(viaGateway.gatewayCpuNanos)));
+        for (Phase all : List.of(direct, viaGateway)) {
+            if (all.errors > all.latencies.length / 100) {
+                md.append(String.format(
+                        Locale.ROOT,
+                        "**Not a valid measurement:** %d of %d requests %s were errors or not sent (a rate limit that"
+                                + " rejects, a failing backend or a saturated client), so the figures above time"
+                                + " mostly those, not proxied requests.%n%n",
+                        all.errors,
+                        all.latencies.length,
+                        all == direct ? "sent directly" : "through the gateway"));
+            }
+        }
         md.append("Per round (p50 / p99 ms):\n\n| round | direct | via gateway | added p50 |\n|---|---|---|---|\n");
         for (int round = 0; round < phases.get(Target.DIRECT).size(); round++) {
             Phase d = phases.get(Target.DIRECT).get(round);
