@@ -2,16 +2,21 @@ package io.sagaflow.framework.web;
 
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -24,8 +29,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Every error a service answers is an RFC 9457 problem ({@code application/problem+json}) with a stable
  * {@code code}: 400 for malformed or invalid input (with the offending fields under {@code errors}), 404, 409, 422
- * from {@link ApiException}, 409 for a lost optimistic-concurrency race, and 500 only for a genuine fault, whose
- * details stay in the log.
+ * from {@link ApiException}, 409 for a lost optimistic-concurrency race, 503 with {@code Retry-After} when the
+ * database cannot take the request now (no free connection within the pool's timeout, a query timed out: nothing was
+ * committed, the same request can be sent again), and 500 only for a genuine fault, whose details stay in the log.
  */
 @RestControllerAdvice
 public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
@@ -46,6 +52,28 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
                 HttpStatus.CONFLICT, "The resource was changed by another request; retry with its current state");
         problem.setProperty("code", "CONCURRENT_MODIFICATION");
         return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.CONFLICT, request);
+    }
+
+    /** How long a client should wait before retrying a request the database had no room for. */
+    static final Duration RETRY_AFTER_BUSY = Duration.ofSeconds(1);
+
+    @ExceptionHandler({
+        CannotGetJdbcConnectionException.class,
+        CannotCreateTransactionException.class,
+        QueryTimeoutException.class,
+        TransientDataAccessResourceException.class
+    })
+    ResponseEntity<Object> busy(Exception e, WebRequest request) {
+        // Overload, not a fault: one line, no stack trace, so a flood of them does not flood the log.
+        log.warn("database busy serving {}: {}", request.getDescription(false), e.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "The service is too busy to take this request now; nothing was changed, retry after the time in"
+                        + " Retry-After");
+        problem.setProperty("code", "SERVICE_BUSY");
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_BUSY.toSeconds()));
+        return handleExceptionInternal(e, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

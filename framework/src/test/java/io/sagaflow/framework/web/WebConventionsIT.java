@@ -12,13 +12,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -29,7 +34,12 @@ import org.springframework.web.bind.annotation.RestController;
 @SpringBootTest(
         classes = WebConventionsIT.SampleWebService.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "spring.application.name=web-sample")
+        properties = {
+            "spring.application.name=web-sample",
+            // A pool small enough for one request to empty, failing fast when it is empty.
+            "spring.datasource.hikari.maximum-pool-size=2",
+            "spring.datasource.hikari.connection-timeout=250"
+        })
 @Import(PostgresTestConfiguration.class)
 @ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
 class WebConventionsIT {
@@ -103,6 +113,19 @@ class WebConventionsIT {
         assertThat(accepted.body()).contains("client-chosen-43").contains("0af7651916cd43dd8448eb211c80319c");
     }
 
+    @Test
+    void aDatabaseWithNoFreeConnectionIsA503WithRetryAfter_notA500() throws Exception {
+        HttpResponse<String> response = post("/things/while-the-pool-is-empty", "{\"name\":\"x\",\"quantity\":1}");
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("\"code\":\"SERVICE_BUSY\"").contains("\"status\":503");
+
+        assertThat(get("/transactions/one").statusCode())
+                .as("a transaction gets a connection again once they are back in the pool")
+                .isEqualTo(200);
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -127,9 +150,31 @@ class WebConventionsIT {
         @RestController
         static class Things {
 
+            private final DataSource dataSource;
+            private final TransactionTemplate transactions;
+
+            Things(DataSource dataSource, PlatformTransactionManager transactionManager) {
+                this.dataSource = dataSource;
+                this.transactions = new TransactionTemplate(transactionManager);
+            }
+
             @GetMapping("/things/{id}")
             String get(@PathVariable UUID id) {
                 throw ApiException.notFound("THING_NOT_FOUND", "Thing", id);
+            }
+
+            /** Takes every pooled connection, then asks for a transaction, as a request does under overload. */
+            @PostMapping("/things/while-the-pool-is-empty")
+            String createWhileThePoolIsEmpty(@Valid @RequestBody NewThing thing) throws SQLException {
+                try (Connection first = dataSource.getConnection();
+                        Connection second = dataSource.getConnection()) {
+                    return transactions.execute(status -> thing.name());
+                }
+            }
+
+            @GetMapping("/transactions/one")
+            String oneTransaction() {
+                return transactions.execute(status -> "committed");
             }
 
             @PostMapping("/things")
