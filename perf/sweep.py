@@ -872,6 +872,10 @@ class Session:
     def measure_idle(self, variant: Variant) -> None:
         if self.args.idle <= 0 or not self.sampler:
             return
+        if self.args.idle_after > 0:
+            # Right after load the JIT still compiles and timers still fire; idle means the state a service settles in.
+            log(f"letting the stack settle for {self.args.idle_after:g} s before measuring it idle ...")
+            time.sleep(self.args.idle_after)
         log(f"measuring idle CPU and memory for {self.args.idle:g} s (after the runs and the audit) ...")
         start = time.time()
         time.sleep(self.args.idle)
@@ -1025,6 +1029,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--sample-interval", type=float, default=1.0, help="seconds between CPU/memory samples")
     p.add_argument("--idle", type=float, default=15,
                    help="seconds of idle CPU and memory measured after the runs and the audit")
+    p.add_argument("--idle-after", type=float, default=60,
+                   help="seconds without load before the idle measurement starts")
     p.add_argument("--settle", type=float, default=90, help="seconds the audit waits for sagas to end")
     p.add_argument("--cooldown", type=float, default=10, help="seconds between runs")
     p.add_argument("--drain", type=float, default=180,

@@ -644,7 +644,8 @@ def write(session, final: bool) -> None:
         if v in session.idle:
             idle = session.idle[v]
             stack = {g: r for g, r in idle.items() if g not in NOT_STACK}
-            md.append("\nIdle after the runs and the audit (" f"{args.idle:g} s), CPU % of a core and memory MB:\n")
+            md.append("\nIdle after the runs and the audit (" f"{args.idle:g} s, after "
+                      f"{getattr(args, 'idle_after', 0):g} s more without load), CPU % of a core and memory MB:\n")
             md.append(table(["process", "idle CPU", "memory"],
                             [[g, f"{r['cpu_mean']:.1f} %", f"{r['mem_mean_mb']:.0f}"] for g, r in sorted(stack.items())]
                             + [["**stack total**", f"{sum(r['cpu_mean'] for r in stack.values()):.1f} %",
