@@ -862,9 +862,12 @@ class Session:
                 break
             time.sleep(5)
         run.drain_seconds = round(time.monotonic() - start, 1)
-        if remaining != 0:
-            run.notes.append(f"{remaining} sagas still running {self.args.drain:g} s after the run: the next run "
-                             "starts on a backlog")
+        if remaining is None:
+            run.notes.append(f"{run.label}: the order service's audit did not answer within {self.args.drain:g} s "
+                             "after the run: the next run may start on a backlog")
+        elif remaining != 0:
+            run.notes.append(f"{run.label}: {remaining} sagas still running {self.args.drain:g} s after the run: the "
+                             "next run starts on a backlog")
         log(f"  drained in {run.drain_seconds:g} s" + ("" if remaining == 0 else f" ({remaining} sagas still running)"))
 
     # The loop ------------------------------------------------------------------------------------------------
