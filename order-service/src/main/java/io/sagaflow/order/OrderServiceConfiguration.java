@@ -196,7 +196,7 @@ class OrderServiceConfiguration {
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
-            @Value("${sagaflow.order.saga.snapshot-interval:1s}") Duration snapshotInterval) {
+            @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval) {
         return new SagaLifecycle(member, runner, deadlines, sagas, parallelism, snapshotInterval);
     }
 

@@ -46,6 +46,24 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void idleJetThreadsSleepUpTo20MillisecondsUnlessTheServiceSaysOtherwise() {
+        Config defaults =
+                HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
+        assertThat(defaults.getProperty("hazelcast.jet.idle.cooperative.max.microseconds"))
+                .isEqualTo("20000");
+        assertThat(defaults.getProperty("hazelcast.jet.idle.noncooperative.max.microseconds"))
+                .isEqualTo("20000");
+
+        SagaflowHazelcastProperties.Service eager = new SagaflowHazelcastProperties.Service();
+        eager.getProperties().put("hazelcast.jet.idle.noncooperative.max.microseconds", "1000");
+        Config configured = HazelcastConfigs.serviceMember("order-service", eager, Map.of());
+        assertThat(configured.getProperty("hazelcast.jet.idle.noncooperative.max.microseconds"))
+                .isEqualTo("1000");
+        assertThat(configured.getProperty("hazelcast.jet.idle.cooperative.max.microseconds"))
+                .isEqualTo("20000");
+    }
+
+    @Test
     void everyMapIsBoundedByDefaultAndNamedMapsByTheirOwnLimits() {
         Config config = HazelcastConfigs.serviceMember(
                 "order-service",

@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
  * member its own partitions), groups the messages by order id so one order's messages are handled one at a time, in
  * order, and hands each to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
- * {@code sagaflow.order.saga.snapshot-interval} (1 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
+ * {@code sagaflow.order.saga.snapshot-interval} (5 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
  * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
  */
 public final class SagaJob {
