@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -19,8 +20,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>The {@code es_stream} row is the optimistic lock: an append moves its version from the expected one to the new
  * one with a conditional {@code UPDATE} (or creates it with {@code INSERT … ON CONFLICT DO NOTHING}), so a racing
- * append blocks on the row, then finds the version moved and fails. Events are inserted only after that check, in
- * one statement. Global reads use the transaction-id watermark described in ADR 0002.
+ * append blocks on the row, then finds the version moved and fails. The check and the insert of the events are one
+ * statement (the check a data-modifying CTE the insert reads from), so an append costs one round trip plus the
+ * interceptors' (ADR 0017). Global reads use the transaction-id watermark described in ADR 0002.
  */
 public final class JdbcEventStore implements EventStore {
 
@@ -59,81 +61,83 @@ public final class JdbcEventStore implements EventStore {
 
     private AppendResult appendInTransaction(
             String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
-        long count = events.size();
-        long firstVersion = switch (expected) {
+        int count = events.size();
+        // One statement, one round trip: the es_stream row moves (or is created) in a data-modifying CTE, and the
+        // events are inserted only from its RETURNING row, numbered back from the stream's new version. A moved
+        // version means no row, hence no events: a conflict.
+        List<Object> args = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("with stream as (");
+        switch (expected) {
             case ExpectedVersion.Exactly(long version)
             when version == 0 -> {
-                int created = jdbc.update(
-                        "insert into es_stream (stream_id, version) values (?, ?) on conflict do nothing",
-                        streamId,
-                        count);
-                if (created == 0) {
-                    throw new ConcurrencyConflictException(streamId, 0, currentVersion(streamId));
-                }
-                yield 1;
+                sql.append("insert into es_stream (stream_id, version) values (?, ?) on conflict do nothing");
+                args.add(streamId);
+                args.add((long) count);
             }
             case ExpectedVersion.Exactly(long version) -> {
-                int moved = jdbc.update(
-                        "update es_stream set version = ?, updated_at = now() where stream_id = ? and version = ?",
-                        version + count,
-                        streamId,
-                        version);
-                if (moved == 0) {
-                    throw new ConcurrencyConflictException(streamId, version, currentVersion(streamId));
-                }
-                yield version + 1;
+                sql.append("update es_stream set version = ?, updated_at = now() where stream_id = ? and version = ?");
+                args.add(version + count);
+                args.add(streamId);
+                args.add(version);
             }
             case ExpectedVersion.Any any -> {
-                Long last = jdbc.queryForObject(
-                        "insert into es_stream (stream_id, version) values (?, ?) on conflict (stream_id)"
-                                + " do update set version = es_stream.version + excluded.version,"
-                                + " updated_at = now() returning version",
-                        Long.class,
-                        streamId,
-                        count);
-                yield last - count + 1;
+                sql.append("insert into es_stream (stream_id, version) values (?, ?) on conflict (stream_id)"
+                        + " do update set version = es_stream.version + excluded.version, updated_at = now()");
+                args.add(streamId);
+                args.add((long) count);
             }
-        };
-
+        }
+        sql.append(" returning version)"
+                + " insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at,"
+                + " correlation_id, causation_id, traceparent, tracestate, payload)"
+                + " select ?, stream.version - ? + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz, ?, ?, ?,"
+                + " ?, e.payload from stream, (values ");
         Instant occurredAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        List<Object> args = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("insert into es_event (stream_id, version, event_id, type,"
-                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload)"
-                + " values ");
-        List<UUID> ids = new ArrayList<>(events.size());
-        List<String> payloads = new ArrayList<>(events.size());
-        for (int i = 0; i < events.size(); i++) {
-            Object event = events.get(i);
-            EventType type = serializer.typeOf(event);
+        args.add(streamId);
+        args.add((long) count);
+        args.add(Timestamp.from(occurredAt));
+        args.add(metadata.correlationId());
+        args.add(metadata.causationId());
+        args.add(metadata.traceparent());
+        args.add(metadata.tracestate());
+        List<UUID> ids = new ArrayList<>(count);
+        List<String> payloads = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            EventType type = serializer.typeOf(events.get(i));
             UUID eventId = UUID.randomUUID();
-            String payload = serializer.serialize(event);
+            String payload = serializer.serialize(events.get(i));
             ids.add(eventId);
             payloads.add(payload);
-            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)");
-            args.add(streamId);
-            args.add(firstVersion + i);
+            sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::uuid, ?::text, ?::int, ?::jsonb)");
+            args.add((long) i + 1);
             args.add(eventId);
             args.add(type.name());
             args.add(type.currentVersion());
-            args.add(Timestamp.from(occurredAt));
-            args.add(metadata.correlationId());
-            args.add(metadata.causationId());
-            args.add(metadata.traceparent());
-            args.add(metadata.tracestate());
             args.add(payload);
         }
-        sql.append(" returning version, global_sequence, transaction_id::text");
-        List<GlobalPosition> positions = new ArrayList<>(events.size());
+        sql.append(") as e (n, event_id, type, schema_version, payload)"
+                + " returning version, global_sequence, transaction_id::text");
+        long[] versions = new long[count];
+        GlobalPosition[] positions = new GlobalPosition[count];
+        int[] returned = {0};
         jdbc.query(
                 sql.toString(),
                 rs -> {
-                    int index = (int) (rs.getLong(1) - firstVersion);
-                    while (positions.size() <= index) {
-                        positions.add(null);
-                    }
-                    positions.set(index, new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2)));
+                    int row = returned[0]++;
+                    versions[row] = rs.getLong(1);
+                    positions[row] = new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2));
                 },
                 args.toArray());
+        if (returned[0] == 0) {
+            long expectedVersion = expected instanceof ExpectedVersion.Exactly(long version) ? version : 0;
+            throw new ConcurrencyConflictException(streamId, expectedVersion, currentVersion(streamId));
+        }
+        // RETURNING order is not guaranteed: place each row by its version.
+        long firstVersion = Arrays.stream(versions).min().orElseThrow();
+        GlobalPosition[] byIndex = new GlobalPosition[count];
+        for (int row = 0; row < count; row++) {
+            byIndex[(int) (versions[row] - firstVersion)] = positions[row];
+        }
 
         List<EventEnvelope<Object>> envelopes = new ArrayList<>(events.size());
         List<StoredEvent> stored = new ArrayList<>(events.size());
@@ -144,7 +148,7 @@ public final class JdbcEventStore implements EventStore {
                     ids.get(i),
                     streamId,
                     firstVersion + i,
-                    positions.get(i),
+                    byIndex[i],
                     type.name(),
                     type.currentVersion(),
                     occurredAt,

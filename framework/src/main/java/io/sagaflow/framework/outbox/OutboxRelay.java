@@ -40,6 +40,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *   <li>per-stream order: a stream's rows are all in one bucket and published in id order.
  * </ul>
  *
+ * A batch is marked in the same statement that selects the next one, so a busy relay costs one statement per batch
+ * rather than two; the mark of the last batch is written before the relay's buckets can change hands (a rebalance,
+ * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017).
+ *
  * Published rows are deleted once older than the retention. See ADR 0003.
  */
 public final class OutboxRelay {
@@ -62,6 +66,8 @@ public final class OutboxRelay {
     private volatile Thread thread;
     private UUID membershipRegistration;
     private Instant nextPrune = Instant.EPOCH;
+    /** Ids published but not yet marked; only the relay thread touches them. */
+    private Long[] unmarked = new Long[0];
 
     public OutboxRelay(
             JdbcTemplate jdbc,
@@ -140,6 +146,7 @@ public final class OutboxRelay {
         while (running.get()) {
             try {
                 if (membershipChanged.getAndSet(false) || leases.dueForRenewal()) {
+                    markPublished();
                     leases.rebalance();
                     backlog.set(countPending());
                 }
@@ -150,13 +157,19 @@ public final class OutboxRelay {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             } catch (RuntimeException e) {
                 if (running.get()) {
                     log.warn("outbox relay failed; retrying", e);
                     sleepQuietly(settings.pollInterval());
                 }
             }
+        }
+        try {
+            markPublished();
+        } catch (RuntimeException e) {
+            // Whoever holds the buckets next publishes these rows again: at least once, as after a crash.
+            log.warn("could not mark {} published outbox rows", unmarked.length, e);
         }
     }
 
@@ -168,18 +181,15 @@ public final class OutboxRelay {
     int publishOnce() {
         Set<Integer> buckets = leases.held();
         if (buckets.isEmpty()) {
+            markPublished();
             return 0;
         }
-        List<Row> rows = pending(buckets);
+        List<Row> rows = markPublishedAndSelectPending(buckets);
         if (rows.isEmpty()) {
             return 0;
         }
         publisher.publish(rows.stream().map(Row::message).toList());
-        Long[] ids = rows.stream().map(Row::id).toArray(Long[]::new);
-        jdbc.update("update outbox set published_at = now() where id = any(?)", ps -> {
-            Array array = ps.getConnection().createArrayOf("bigint", ids);
-            ps.setArray(1, array);
-        });
+        unmarked = rows.stream().map(Row::id).toArray(Long[]::new);
         Instant now = clock.instant();
         for (Row row : rows) {
             lag.record(Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now));
@@ -188,18 +198,44 @@ public final class OutboxRelay {
         return rows.size();
     }
 
-    private List<Row> pending(Set<Integer> buckets) {
-        Integer[] held = buckets.toArray(Integer[]::new);
-        return jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held));
+    /** Writes the mark of the last published batch, if it is not written yet. */
+    void markPublished() {
+        if (unmarked.length == 0) {
+            return;
+        }
+        Long[] ids = unmarked;
+        jdbc.update("update outbox set published_at = now() where id = any(?)", ps -> {
+            Array array = ps.getConnection().createArrayOf("bigint", ids);
+            ps.setArray(1, array);
+        });
+        unmarked = new Long[0];
     }
 
-    private List<Row> query(Connection connection, Integer[] buckets) throws java.sql.SQLException {
+    /**
+     * Marks the last published batch and selects the next one in one statement. The select sees the rows as they
+     * were before the statement, so it leaves out the ones it marks itself.
+     */
+    private List<Row> markPublishedAndSelectPending(Set<Integer> buckets) {
+        Integer[] held = buckets.toArray(Integer[]::new);
+        Long[] marking = unmarked;
+        List<Row> rows = jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held, marking));
+        unmarked = new Long[0];
+        return rows;
+    }
+
+    private List<Row> query(Connection connection, Integer[] buckets, Long[] marking) throws java.sql.SQLException {
         List<Row> rows = new ArrayList<>(settings.batchSize());
-        try (var ps = connection.prepareStatement("select id, event_id::text, stream_id, stream_version, type,"
+        try (var ps = connection.prepareStatement("with marked as"
+                + " (update outbox set published_at = now() where id = any(?))"
+                + " select id, event_id::text, stream_id, stream_version, type,"
                 + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload"
-                + " from outbox where published_at is null and bucket = any(?) order by id limit ?")) {
-            ps.setArray(1, connection.createArrayOf("integer", buckets));
-            ps.setInt(2, settings.batchSize());
+                + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
+                + " order by id limit ?")) {
+            Array marked = connection.createArrayOf("bigint", marking);
+            ps.setArray(1, marked);
+            ps.setArray(2, connection.createArrayOf("integer", buckets));
+            ps.setArray(3, marked);
+            ps.setInt(4, settings.batchSize());
             try (var rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Instant occurredAt = rs.getTimestamp(7).toInstant();

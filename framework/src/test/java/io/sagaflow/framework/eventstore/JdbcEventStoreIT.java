@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,37 @@ class JdbcEventStoreIT {
         assertThat(events.get(2).globalPosition()).isGreaterThan(first.globalPosition());
         assertThat(store.readStream(stream, 3)).hasSize(1);
         assertThat(store.currentVersion(stream)).isEqualTo(3);
+    }
+
+    @Test
+    void appendsWithoutACheckAfterWhateverIsThereAndReturnsEachEventsPosition() {
+        String stream = "counter-" + UUID.randomUUID();
+        EventStore.AppendResult created = store.append(
+                stream,
+                ExpectedVersion.any(),
+                List.of(new Opened("c", 9), new Incremented(1)),
+                EventMetadata.newFlow());
+        EventStore.AppendResult appended = store.append(
+                stream,
+                ExpectedVersion.any(),
+                List.of(new Incremented(2), new Incremented(3), new Incremented(4)),
+                EventMetadata.newFlow());
+
+        assertThat(created.nextExpectedVersion()).isEqualTo(2);
+        assertThat(appended.nextExpectedVersion()).isEqualTo(5);
+        assertThat(appended.events()).extracting(EventEnvelope::version).containsExactly(3L, 4L, 5L);
+        assertThat(appended.events())
+                .extracting(EventEnvelope::payload)
+                .containsExactly(new Incremented(2), new Incremented(3), new Incremented(4));
+        List<EventEnvelope<Object>> stored = store.readStream(stream, 1);
+        assertThat(stored)
+                .extracting(EventEnvelope::globalPosition)
+                .as("the positions the append returned are the stored ones, in version order")
+                .containsExactlyElementsOf(Stream.concat(created.events().stream(), appended.events().stream())
+                        .map(EventEnvelope::globalPosition)
+                        .toList())
+                .isSorted();
+        assertThat(store.currentVersion(stream)).isEqualTo(5);
     }
 
     @Test

@@ -153,9 +153,41 @@ class OutboxRelayIT {
         assertStreamOrderOfFirstDeliveries();
     }
 
+    @Test
+    void marksEachBatchInTheStatementThatSelectsTheNextAndTheLastOneBeforeStopping() {
+        HazelcastInstance a = clusters.startMember(service);
+        LeaseTable leases = leases(a);
+        leases.rebalance();
+        OutboxRelay relay = relay(a, leases, bus, new SimpleMeterRegistry());
+        int all = STREAMS * EVENTS_PER_STREAM;
+
+        assertThat(relay.publishOnce()).isEqualTo(SETTINGS.batchSize());
+        assertThat(pending()).as("published, not yet marked").isEqualTo(all);
+        assertThat(relay.publishOnce()).isEqualTo(SETTINGS.batchSize());
+        assertThat(pending())
+                .as("the first batch marked while the second was selected")
+                .isEqualTo(all - SETTINGS.batchSize());
+        relay.markPublished();
+        assertThat(pending()).isEqualTo(all - 2 * SETTINGS.batchSize());
+
+        relay.start();
+        await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= all);
+        relay.stop();
+        assertThat(pending()).as("stopping writes the last mark").isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> countByEventId().size() == all);
+        assertThat(received).as("no row published twice").hasSize(all);
+    }
+
     private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
-        LeaseTable leases =
-                new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, SETTINGS.leaseTtl(), Clock.systemUTC());
+        return relay(member, leases(member), publisher, meters);
+    }
+
+    private LeaseTable leases(HazelcastInstance member) {
+        return new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, SETTINGS.leaseTtl(), Clock.systemUTC());
+    }
+
+    private OutboxRelay relay(
+            HazelcastInstance member, LeaseTable leases, EventPublisher publisher, SimpleMeterRegistry meters) {
         OutboxRelay relay = new OutboxRelay(
                 stores.jdbc(),
                 leases,
