@@ -73,8 +73,7 @@ class OrderServiceConfiguration {
 
     /** The saga's maps: the inbox journals every message; inbox and timers never evict (they drain themselves). */
     @Bean
-    ServiceClusterCustomizer sagaStructures(
-            @Value("${sagaflow.order.saga.inbox-journal-capacity:200000}") int journal) {
+    ServiceClusterCustomizer sagaStructures(@Value("${sagaflow.order.saga.inbox-journal-capacity:50000}") int journal) {
         return config -> {
             config.getMapConfig(SagaNames.INBOX)
                     .setBackupCount(1)
