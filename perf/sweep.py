@@ -275,9 +275,10 @@ class Stack:
     def running(self, root: Path) -> bool:
         return any(p.name.endswith("-service-0") for p in stack_processes(root))
 
-    def ensure(self, variant: Variant) -> bool:
-        """Makes the variant's stack the running one; returns whether it was (re)started."""
-        if self.current is variant:
+    def ensure(self, variant: Variant, fresh: bool = False) -> bool:
+        """Makes the variant's stack the running one, restarting one this sweep started when `fresh`; returns
+        whether it was (re)started."""
+        if self.current is variant and not (fresh and self.started_by_us):
             return False
         if self.current is not None and self.started_by_us:
             self.stop()
@@ -464,6 +465,17 @@ class Sampler(threading.Thread):
 
 
 # --- k6 --------------------------------------------------------------------------------------------------------
+
+
+def schedule(variants: list, reps: int) -> list[tuple[int, object, bool]]:
+    """The (repetition, variant, fresh stack?) blocks of a sweep. Repetitions alternate A B, B A, ... so that drift
+    of the machine falls on both; in an A/B every block starts on a freshly started stack, or B's second block would
+    run on the JVMs warmed by its first while A's starts cold."""
+    order = []
+    for rep in range(1, reps + 1):
+        vs = variants if rep % 2 == 1 else list(reversed(variants))
+        order += [(rep, v, len(variants) > 1 or not order) for v in vs]
+    return order
 
 
 def ensure_k6() -> Path:
@@ -897,12 +909,8 @@ class Session:
     def run(self) -> None:
         levels = self.args.levels
         reps = self.args.repetitions
-        order: list[tuple[int, Variant]] = []
-        for rep in range(1, reps + 1):
-            vs = self.variants if rep % 2 == 1 else list(reversed(self.variants))  # A B, B A, ...
-            order += [(rep, v) for v in vs]
-        for i, (rep, variant) in enumerate(order):
-            restarted = self.stack.ensure(variant)
+        for i, (rep, variant, fresh) in enumerate(schedule(self.variants, reps)):
+            restarted = self.stack.ensure(variant, fresh)
             if self.sampler is None or self.sampler.root != variant.root:
                 if self.sampler:
                     self.sampler.stopped.set()
@@ -913,8 +921,9 @@ class Session:
                 self.sampler.samples = old
                 self.sampler.start()
             if restarted and seconds(self.args.stack_warmup) > 0 and self.args.scenario != "spike":
-                warm = Run(variant.name, levels[0], 0, f"{variant.name}-stack-warmup")
-                log(f"warming the fresh JVMs up for {self.args.stack_warmup} (discarded)")
+                rate = self.args.stack_warmup_rate or min(levels[0], 50)
+                warm = Run(variant.name, rate, 0, f"{variant.name}-stack-warmup")
+                log(f"warming the fresh JVMs up for {self.args.stack_warmup} at {rate:g} iter/s (discarded)")
                 self.run_k6(variant, warm, self.args.stack_warmup, "0s", keep=False)
             for level in levels:
                 label = f"{variant.name}-{level:g}-r{rep}"
@@ -1004,7 +1013,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--duration", default="3m", help="measured phase of each run")
     p.add_argument("--warmup", default="30s", help="warm-up at the same rate before each measured phase")
     p.add_argument("--stack-warmup", default="30s",
-                   help="one discarded run at the first level after the sweep (re)starts the stack")
+                   help="one discarded run after the sweep (re)starts the stack")
+    p.add_argument("--stack-warmup-rate", type=float, default=None,
+                   help="rate of that run (default: the first level, at most 50 iter/s: a cold stack at a rate "
+                        "near its limit falls behind while the JIT compiles and may not catch up)")
     p.add_argument("--scenario", choices=sorted(SCRIPTS), default="mix")
     p.add_argument("--target", choices=("direct", "gateway"), default="direct",
                    help="direct: the services' own ports (every replica); gateway: everything through :8080")

@@ -86,6 +86,14 @@ class ArgumentsTest(unittest.TestCase):
         self.assertEqual(v.replicas, ["order=2", "payment=2"])
         self.assertEqual(sweep.parse_variant("ref:main~1", 0).ref, "main~1")
 
+    def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
+        self.assertEqual(
+            sweep.schedule(["A", "B"], 2),
+            [(1, "A", True), (1, "B", True), (2, "B", True), (2, "A", True)])
+
+    def test_a_plain_sweep_keeps_its_stack_across_repetitions(self):
+        self.assertEqual(sweep.schedule(["run"], 3), [(1, "run", True), (2, "run", False), (3, "run", False)])
+
     def test_durations(self):
         self.assertEqual(sweep.seconds("1m30s"), 90)
         self.assertEqual(sweep.seconds("20"), 20)
