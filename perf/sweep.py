@@ -1012,8 +1012,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--repetitions", type=int, default=3)
     p.add_argument("--duration", default="3m", help="measured phase of each run")
     p.add_argument("--warmup", default="30s", help="warm-up at the same rate before each measured phase")
-    p.add_argument("--stack-warmup", default="30s",
-                   help="one discarded run after the sweep (re)starts the stack")
+    p.add_argument("--stack-warmup", default="2m",
+                   help="one discarded run after the sweep (re)starts the stack: C2 needs minutes under load")
     p.add_argument("--stack-warmup-rate", type=float, default=None,
                    help="rate of that run (default: the first level, at most 50 iter/s: a cold stack at a rate "
                         "near its limit falls behind while the JIT compiles and may not catch up)")
