@@ -9,8 +9,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -117,27 +118,19 @@ public final class JdbcEventStore implements EventStore {
         }
         sql.append(") as e (n, event_id, type, schema_version, payload)"
                 + " returning version, global_sequence, transaction_id::text");
-        long[] versions = new long[count];
-        GlobalPosition[] positions = new GlobalPosition[count];
-        int[] returned = {0};
+        // RETURNING order is not guaranteed: the rows are placed by their versions.
+        SortedMap<Long, GlobalPosition> positions = new TreeMap<>();
         jdbc.query(
                 sql.toString(),
                 rs -> {
-                    int row = returned[0]++;
-                    versions[row] = rs.getLong(1);
-                    positions[row] = new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2));
+                    positions.put(rs.getLong(1), new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2)));
                 },
                 args.toArray());
-        if (returned[0] == 0) {
+        if (positions.isEmpty()) {
             long expectedVersion = expected instanceof ExpectedVersion.Exactly(long version) ? version : 0;
             throw new ConcurrencyConflictException(streamId, expectedVersion, currentVersion(streamId));
         }
-        // RETURNING order is not guaranteed: place each row by its version.
-        long firstVersion = Arrays.stream(versions).min().orElseThrow();
-        GlobalPosition[] byIndex = new GlobalPosition[count];
-        for (int row = 0; row < count; row++) {
-            byIndex[(int) (versions[row] - firstVersion)] = positions[row];
-        }
+        long firstVersion = positions.firstKey();
 
         List<EventEnvelope<Object>> envelopes = new ArrayList<>(events.size());
         List<StoredEvent> stored = new ArrayList<>(events.size());
@@ -148,7 +141,7 @@ public final class JdbcEventStore implements EventStore {
                     ids.get(i),
                     streamId,
                     firstVersion + i,
-                    byIndex[i],
+                    positions.get(firstVersion + i),
                     type.name(),
                     type.currentVersion(),
                     occurredAt,

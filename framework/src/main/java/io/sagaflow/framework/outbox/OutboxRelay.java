@@ -50,6 +50,8 @@ public final class OutboxRelay {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
+    private static final String MARK_PUBLISHED = "update outbox set published_at = now() where id = any(?)";
+
     private final JdbcTemplate jdbc;
     private final LeaseTable leases;
     private final HazelcastInstance member;
@@ -204,7 +206,7 @@ public final class OutboxRelay {
             return;
         }
         Long[] ids = unmarked;
-        jdbc.update("update outbox set published_at = now() where id = any(?)", ps -> {
+        jdbc.update(MARK_PUBLISHED, ps -> {
             Array array = ps.getConnection().createArrayOf("bigint", ids);
             ps.setArray(1, array);
         });
@@ -225,8 +227,7 @@ public final class OutboxRelay {
 
     private List<Row> query(Connection connection, Integer[] buckets, Long[] marking) throws java.sql.SQLException {
         List<Row> rows = new ArrayList<>(settings.batchSize());
-        try (var ps = connection.prepareStatement("with marked as"
-                + " (update outbox set published_at = now() where id = any(?))"
+        try (var ps = connection.prepareStatement("with marked as (" + MARK_PUBLISHED + ")"
                 + " select id, event_id::text, stream_id, stream_version, type,"
                 + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload"
                 + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
