@@ -27,6 +27,9 @@ import java.util.Objects;
  */
 public final class SharedClusterConfigCheck {
 
+    /** The publishers of the contracts (each contract's PUBLISHER): each has its own topics (ADR 0019). */
+    private static final List<String> PUBLISHERS = List.of("account", "inventory", "order", "payment");
+
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             throw new IllegalArgumentException("usage: SharedClusterConfigCheck <dir with hazelcast.yaml, topic.args>...");
@@ -71,8 +74,13 @@ public final class SharedClusterConfigCheck {
         check(problems, "cluster name", shared.getClusterName(), members.getClusterName());
         check(problems, "client cluster name", client.getClusterName(), members.getClusterName());
         check(problems, "kubernetes join", true, members.getNetworkConfig().getJoin().getKubernetesConfig().isEnabled());
-        for (int shard = 0; shard < topic.getShards(); shard++) {
-            String name = topic.getPrefix() + "." + shard;
+        List<String> topics = new ArrayList<>();
+        for (String publisher : PUBLISHERS) {
+            for (int shard = 0; shard < topic.getShards(); shard++) {
+                topics.add(topic.getPrefix() + "." + publisher + "." + shard);
+            }
+        }
+        for (String name : topics) {
             String ringbuffer = HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + name;
             RingbufferConfig want = expected.findRingbufferConfig(ringbuffer);
             RingbufferConfig got = members.findRingbufferConfig(ringbuffer);

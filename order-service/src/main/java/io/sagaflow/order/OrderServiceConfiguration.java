@@ -57,7 +57,8 @@ class OrderServiceConfiguration {
         InventoryContracts.register(types);
         PaymentContracts.register(types);
         AccountContracts.register(types);
-        return types.registerPublished("OrderCancellationRequested", OrderCancellationRequested.class)
+        return types.registerPublished(
+                        OrderContracts.PUBLISHER, "OrderCancellationRequested", OrderCancellationRequested.class)
                 .register("StockReservationConfirmed", SagaFact.StockReservationConfirmed.class)
                 .register("StockReservationRejected", SagaFact.StockReservationRejected.class)
                 .register("PaymentCaptureConfirmed", SagaFact.PaymentCaptureConfirmed.class)

@@ -28,7 +28,7 @@ public final class OrderServiceOutbox {
         Instant now = Instant.now();
         return new EventMessage(
                 UUID.randomUUID().toString(),
-                "order-service",
+                OrderContracts.PUBLISHER,
                 OrderContracts.ORDER_STREAM + orderId,
                 version,
                 serializer.typeOf(event).name(),

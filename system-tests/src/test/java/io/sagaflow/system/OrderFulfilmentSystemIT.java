@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sagaflow.framework.hazelcast.HazelcastNames;
-import io.sagaflow.framework.messaging.CheckpointStore;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.system.Api.Response;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -51,7 +51,11 @@ class OrderFulfilmentSystemIT {
         system = SagaflowSystem.start(2, SAGA_TIMEOUT, COMPENSATION_TIMEOUT);
         bus = new ReliableTopicEventBus(
                 system.sharedMember, HazelcastNames.EVENT_TOPIC_PREFIX, 8, Duration.ofSeconds(30));
-        observing = bus.subscribe("system-test-observer", new NoCheckpoints(), observed::add);
+        observing = bus.subscribe(
+                "system-test-observer",
+                Set.of("account", "inventory", "order", "payment"), // the publishers of all four contracts
+                new InMemoryCheckpoints(),
+                observed::add);
         customerId = Api.post(
                         system.account.url() + "/api/customers",
                         Map.of("email", "ada-" + UUID.randomUUID() + "@example.com", "name", "Ada Lovelace"))
@@ -395,15 +399,5 @@ class OrderFulfilmentSystemIT {
         return observed.stream()
                 .filter(m -> m.type().equals(type) && m.streamId().equals(stream))
                 .toList();
-    }
-
-    private static final class NoCheckpoints implements CheckpointStore {
-        @Override
-        public OptionalLong load(String consumer, int shard) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public void remember(String consumer, int shard, long sequence) {}
     }
 }

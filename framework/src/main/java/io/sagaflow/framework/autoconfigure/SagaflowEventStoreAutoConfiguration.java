@@ -26,7 +26,6 @@ import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -174,7 +173,7 @@ public class SagaflowEventStoreAutoConfiguration {
             SagaflowOutboxProperties properties,
             ObjectProvider<MeterRegistry> meters,
             Clock clock,
-            @Value("${spring.application.name}") String applicationName) {
+            EventTypeRegistry types) {
         var settings = properties.toSettings();
         LeaseTable leases =
                 new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, settings.buckets(), settings.leaseTtl(), clock);
@@ -184,7 +183,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 member,
                 bus,
                 signal,
-                applicationName,
+                types,
                 settings,
                 meters.getIfAvailable(SimpleMeterRegistry::new),
                 clock);

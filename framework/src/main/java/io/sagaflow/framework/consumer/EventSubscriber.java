@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
 import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
@@ -19,11 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Subscribes a named consumer to the shared topic: each message of a type the consumer declared is deserialised (and
- * upcast), then handled through the {@link IdempotentConsumer}. A failing handler is retried with backoff; after
- * {@code maxAttempts} the message is logged and counted as failed so one poison message cannot stall its shard.
- * Every other message is skipped before it costs a deserialisation or a transaction: every service sees every event
- * on the topic, and most are of no concern to a given consumer.
+ * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019): each message
+ * of a declared type is deserialised (and upcast), then handled through the {@link IdempotentConsumer}. A failing
+ * handler is retried with backoff; after {@code maxAttempts} the message is logged and counted as failed so one
+ * poison message cannot stall its topic. The publishers' other types are skipped before they cost a deserialisation
+ * or a transaction.
  */
 public final class EventSubscriber {
 
@@ -55,16 +56,21 @@ public final class EventSubscriber {
     }
 
     /**
-     * Starts delivering events of {@code eventTypes} (payload classes registered with the service's
+     * Starts delivering events of {@code eventTypes} (published payload classes registered with the service's
      * {@code EventTypeRegistry}) to {@code handler} as consumer {@code consumer}.
      */
     public Subscription subscribe(String consumer, Set<Class<?>> eventTypes, EventHandler handler) {
         if (eventTypes.isEmpty()) {
             throw new IllegalArgumentException("consumer " + consumer + " declares no event types");
         }
-        Set<String> consumed = eventTypes.stream()
-                .map(type -> serializer.registry().typeOf(type).name())
-                .collect(Collectors.toUnmodifiableSet());
+        Set<EventType> types =
+                eventTypes.stream().map(serializer.registry()::typeOf).collect(Collectors.toUnmodifiableSet());
+        types.stream().filter(type -> !type.published()).findAny().ifPresent(type -> {
+            throw new IllegalArgumentException(
+                    "consumer " + consumer + " declares " + type.name() + ", which is never published");
+        });
+        Set<String> consumed = types.stream().map(EventType::name).collect(Collectors.toUnmodifiableSet());
+        Set<String> publishers = types.stream().map(EventType::publisher).collect(Collectors.toUnmodifiableSet());
         Counter handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
         Counter duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
         Counter failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
@@ -73,7 +79,7 @@ public final class EventSubscriber {
                 .tag("consumer", consumer)
                 .publishPercentileHistogram()
                 .register(meters);
-        return bus.subscribe(consumer, checkpoints, message -> {
+        return bus.subscribe(consumer, publishers, checkpoints, message -> {
             if (!consumed.contains(message.type())) {
                 return;
             }
@@ -108,7 +114,7 @@ public final class EventSubscriber {
         });
     }
 
-    /** Writes the consumers' shard positions; called periodically and at shutdown. */
+    /** Writes the consumers' topic positions; called periodically and at shutdown. */
     public void flushCheckpoints() {
         checkpoints.flush();
     }

@@ -22,18 +22,18 @@ public final class JdbcCheckpointStore implements CheckpointStore {
     }
 
     @Override
-    public OptionalLong load(String consumer, int shard) {
+    public OptionalLong load(String consumer, String topic) {
         List<Long> sequences = jdbc.queryForList(
-                "select sequence from consumer_checkpoint where consumer = ? and shard = ?",
+                "select sequence from consumer_checkpoint where consumer = ? and topic = ?",
                 Long.class,
                 consumer,
-                shard);
+                topic);
         return sequences.isEmpty() ? OptionalLong.empty() : OptionalLong.of(sequences.getFirst());
     }
 
     @Override
-    public void remember(String consumer, int shard, long sequence) {
-        pending.merge(new Key(consumer, shard), sequence, Math::max);
+    public void remember(String consumer, String topic, long sequence) {
+        pending.merge(new Key(consumer, topic), sequence, Math::max);
     }
 
     /** Writes the sequences remembered since the last flush. */
@@ -42,15 +42,15 @@ public final class JdbcCheckpointStore implements CheckpointStore {
             Long sequence = pending.remove(key);
             if (sequence != null) {
                 jdbc.update(
-                        "insert into consumer_checkpoint (consumer, shard, sequence) values (?, ?, ?)"
-                                + " on conflict (consumer, shard) do update set sequence = greatest("
+                        "insert into consumer_checkpoint (consumer, topic, sequence) values (?, ?, ?)"
+                                + " on conflict (consumer, topic) do update set sequence = greatest("
                                 + "consumer_checkpoint.sequence, excluded.sequence), updated_at = now()",
                         key.consumer(),
-                        key.shard(),
+                        key.topic(),
                         sequence);
             }
         }
     }
 
-    private record Key(String consumer, int shard) {}
+    private record Key(String consumer, String topic) {}
 }

@@ -3,6 +3,7 @@ package io.sagaflow.framework.eventstore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Maps stable type names to event records and back, with each type's current schema version and the chain of
@@ -65,14 +66,24 @@ public final class EventTypeRegistry {
      * @param name stable name stored with each event
      * @param javaType the record it deserialises to
      * @param currentVersion the schema version new events are written with
-     * @param published whether appends of this type also write outbox rows for the shared topic
+     * @param publisher the service whose contract this published type belongs to, or null for a private type: appends
+     *     of a published type also write outbox rows, and its messages travel on that publisher's topics (ADR 0019)
      * @param upcasters {@code upcasters.get(n)} upgrades version {@code n} to {@code n + 1}
      */
     public record EventType(
-            String name, Class<?> javaType, int currentVersion, boolean published, Map<Integer, Upcaster> upcasters) {}
+            String name, Class<?> javaType, int currentVersion, String publisher, Map<Integer, Upcaster> upcasters) {
+
+        /** Whether appends of this type also write outbox rows for the shared topic. */
+        public boolean published() {
+            return publisher != null;
+        }
+    }
 
     /** Collects registrations; {@link #build()} validates them. */
     public static final class Builder {
+
+        /** A publisher name is one segment of a topic name ({@code sagaflow.events.<publisher>.<shard>}). */
+        private static final Pattern PUBLISHER_NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
         private final Map<String, EventType> types = new HashMap<>();
         private final Map<String, Map<Integer, Upcaster>> upcasters = new HashMap<>();
@@ -81,21 +92,32 @@ public final class EventTypeRegistry {
 
         /** Registers a private event (stays inside the service) at schema version 1. */
         public Builder register(String name, Class<?> javaType) {
-            return register(name, javaType, 1, false);
+            return register(name, javaType, 1, null);
         }
 
-        /** Registers an event that is also published to the shared topic through the outbox, at version 1. */
-        public Builder registerPublished(String name, Class<?> javaType) {
-            return register(name, javaType, 1, true);
+        /**
+         * Registers an event of {@code publisher}'s contract, published to the shared topic through the outbox, at
+         * version 1. Publisher and consumers register it with the same publisher name: it names the topics its
+         * messages travel on.
+         */
+        public Builder registerPublished(String publisher, String name, Class<?> javaType) {
+            if (publisher == null) {
+                throw new IllegalArgumentException("published event type '" + name + "' needs a publisher");
+            }
+            return register(name, javaType, 1, publisher);
         }
 
-        /** Registers {@code javaType} under {@code name} at {@code currentVersion}. */
-        public Builder register(String name, Class<?> javaType, int currentVersion, boolean published) {
+        /** Registers {@code javaType} under {@code name} at {@code currentVersion}; {@code publisher} null if private. */
+        public Builder register(String name, Class<?> javaType, int currentVersion, String publisher) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("event type name is required");
             }
             if (currentVersion < 1) {
                 throw new IllegalArgumentException("schema versions start at 1");
+            }
+            if (publisher != null && !PUBLISHER_NAME.matcher(publisher).matches()) {
+                throw new IllegalArgumentException(
+                        "publisher of '" + name + "' must match " + PUBLISHER_NAME.pattern() + ": " + publisher);
             }
             if (types.containsKey(name)) {
                 throw new IllegalArgumentException("event type '" + name + "' registered twice");
@@ -103,7 +125,7 @@ public final class EventTypeRegistry {
             if (types.values().stream().anyMatch(type -> type.javaType().equals(javaType))) {
                 throw new IllegalArgumentException(javaType.getName() + " registered under two names");
             }
-            types.put(name, new EventType(name, javaType, currentVersion, published, Map.of()));
+            types.put(name, new EventType(name, javaType, currentVersion, publisher, Map.of()));
             return this;
         }
 
@@ -139,7 +161,7 @@ public final class EventTypeRegistry {
                 complete.put(
                         name,
                         new EventType(
-                                name, type.javaType(), type.currentVersion(), type.published(), Map.copyOf(chain)));
+                                name, type.javaType(), type.currentVersion(), type.publisher(), Map.copyOf(chain)));
             });
             return new EventTypeRegistry(complete);
         }

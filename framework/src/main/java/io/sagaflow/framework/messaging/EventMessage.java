@@ -6,7 +6,7 @@ package io.sagaflow.framework.messaging;
  * format, which needs no schema registration for records.
  *
  * @param eventId the event's unique id (the key consumers deduplicate on)
- * @param source the service that appended it
+ * @param source the publisher whose contract the type belongs to; its messages travel on that publisher's topics
  * @param streamId its stream
  * @param version its version in the stream
  * @param type stable type name

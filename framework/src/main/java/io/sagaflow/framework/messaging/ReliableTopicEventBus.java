@@ -4,11 +4,14 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.topic.ITopic;
 import com.hazelcast.topic.Message;
 import com.hazelcast.topic.ReliableMessageListener;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -16,15 +19,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The shared cluster's event topic, split into {@code shards} reliable topics ({@code <prefix>.<n>}). A message goes
- * to shard {@code hash(streamId) mod shards}, so the events of one stream keep their order while the ringbuffers of
- * different shards live on different partitions and members. Reliable topics store each message in a ringbuffer
- * with a backup before {@link #publish} returns, and let a subscriber resume from a stored sequence: see ADR 0005.
+ * The shared cluster's event topics: each publisher's events travel on {@code shards} reliable topics of their own
+ * ({@code <prefix>.<publisher>.<n>}), so a consumer reads only the publishers it consumes (ADR 0019). A message goes
+ * to its publisher's shard {@code hash(streamId) mod shards}, so the events of one stream keep their order while the
+ * ringbuffers of different shards live on different partitions and members. Reliable topics store each message in a
+ * ringbuffer with a backup before {@link #publish} returns, and let a subscriber resume from a stored sequence: see
+ * ADR 0005.
  */
 public final class ReliableTopicEventBus implements EventPublisher {
-
-    /** Prefix Hazelcast gives the ringbuffer behind a reliable topic. */
-    private static final String RINGBUFFER_PREFIX = "_hz_rb_";
 
     private final HazelcastInstance shared;
     private final String topicPrefix;
@@ -50,21 +52,23 @@ public final class ReliableTopicEventBus implements EventPublisher {
         return shards;
     }
 
-    /** The topic name of shard {@code shard}. */
-    public String topicName(int shard) {
-        return topicPrefix + "." + shard;
+    /** The topic name of {@code publisher}'s shard {@code shard}. */
+    public String topicName(String publisher, int shard) {
+        return topicPrefix + "." + publisher + "." + shard;
     }
 
+    /** Publishes each message on the topic of its {@link EventMessage#source() publisher} and stream's shard. */
     @Override
     public void publish(List<EventMessage> messages) {
-        Map<Integer, List<EventMessage>> byShard = new TreeMap<>();
+        Map<String, List<EventMessage>> byTopic = new LinkedHashMap<>();
         for (EventMessage message : messages) {
-            byShard.computeIfAbsent(shardOf(message.streamId()), shard -> new ArrayList<>())
+            byTopic.computeIfAbsent(
+                            topicName(message.source(), shardOf(message.streamId())), topic -> new ArrayList<>())
                     .add(message);
         }
-        List<CompletableFuture<Void>> pending = new ArrayList<>(byShard.size());
-        byShard.forEach((shard, batch) -> {
-            ITopic<EventMessage> topic = shared.getReliableTopic(topicName(shard));
+        List<CompletableFuture<Void>> pending = new ArrayList<>(byTopic.size());
+        byTopic.forEach((topicName, batch) -> {
+            ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
             pending.add(topic.publishAllAsync(batch).toCompletableFuture());
         });
         try {
@@ -79,26 +83,33 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
-     * Subscribes {@code listener} to every shard, resuming each from the sequence {@code checkpoints} has for
-     * {@code consumer}, or from the oldest message still held when there is none.
+     * Subscribes {@code listener} to every shard of each of {@code publishers}, resuming each topic from the sequence
+     * {@code checkpoints} has for {@code consumer}, or from the oldest message still held when there is none.
      *
      * @return the subscription, to cancel on shutdown
      */
-    public Subscription subscribe(String consumer, CheckpointStore checkpoints, EventMessageListener listener) {
-        List<Registration> registrations = new ArrayList<>(shards);
-        for (int shard = 0; shard < shards; shard++) {
-            String topicName = topicName(shard);
-            long head = shared.getRingbuffer(RINGBUFFER_PREFIX + topicName).headSequence();
-            long resumeFrom = checkpoints.load(consumer, shard).orElse(head);
-            ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-            UUID id = topic.addMessageListener(
-                    new ShardListener(consumer, shard, Math.max(resumeFrom, head), checkpoints, listener));
-            registrations.add(new Registration(topic, id));
+    public Subscription subscribe(
+            String consumer, Set<String> publishers, CheckpointStore checkpoints, EventMessageListener listener) {
+        if (publishers.isEmpty()) {
+            throw new IllegalArgumentException("consumer " + consumer + " subscribes to no publisher");
+        }
+        List<Registration> registrations = new ArrayList<>(publishers.size() * shards);
+        for (String publisher : new TreeSet<>(publishers)) {
+            for (int shard = 0; shard < shards; shard++) {
+                String topicName = topicName(publisher, shard);
+                long head = shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName)
+                        .headSequence();
+                long resumeFrom = checkpoints.load(consumer, topicName).orElse(head);
+                ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
+                UUID id = topic.addMessageListener(
+                        new TopicListener(consumer, topicName, Math.max(resumeFrom, head), checkpoints, listener));
+                registrations.add(new Registration(topic, id));
+            }
         }
         return () -> registrations.forEach(r -> r.topic().removeMessageListener(r.id()));
     }
 
-    /** Receives the messages of one consumer, one shard at a time, in order; must not throw. */
+    /** Receives the messages of one consumer, one topic at a time, in order; must not throw. */
     @FunctionalInterface
     public interface EventMessageListener {
         void onMessage(EventMessage message);
@@ -112,22 +123,22 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
     private record Registration(ITopic<EventMessage> topic, UUID id) {}
 
-    private static final class ShardListener implements ReliableMessageListener<EventMessage> {
+    private static final class TopicListener implements ReliableMessageListener<EventMessage> {
 
         private final String consumer;
-        private final int shard;
+        private final String topic;
         private final long initialSequence;
         private final CheckpointStore checkpoints;
         private final EventMessageListener delegate;
 
-        ShardListener(
+        TopicListener(
                 String consumer,
-                int shard,
+                String topic,
                 long initialSequence,
                 CheckpointStore checkpoints,
                 EventMessageListener delegate) {
             this.consumer = consumer;
-            this.shard = shard;
+            this.topic = topic;
             this.initialSequence = initialSequence;
             this.checkpoints = checkpoints;
             this.delegate = delegate;
@@ -146,7 +157,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
         @Override
         public void storeSequence(long sequence) {
             // Called before the message at `sequence` is handled: resuming from it redelivers at most that one.
-            checkpoints.remember(consumer, shard, sequence);
+            checkpoints.remember(consumer, topic, sequence);
         }
 
         @Override

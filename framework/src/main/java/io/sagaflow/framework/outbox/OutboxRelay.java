@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
@@ -57,7 +58,7 @@ public final class OutboxRelay {
     private final HazelcastInstance member;
     private final EventPublisher publisher;
     private final OutboxSignal signal;
-    private final String source;
+    private final EventTypeRegistry types;
     private final OutboxSettings settings;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -77,7 +78,7 @@ public final class OutboxRelay {
             HazelcastInstance member,
             EventPublisher publisher,
             OutboxSignal signal,
-            String source,
+            EventTypeRegistry types,
             OutboxSettings settings,
             MeterRegistry meters,
             Clock clock) {
@@ -86,7 +87,7 @@ public final class OutboxRelay {
         this.member = member;
         this.publisher = publisher;
         this.signal = signal;
-        this.source = source;
+        this.types = types;
         this.settings = settings;
         this.clock = clock;
         this.publishedCount = meters.counter("sagaflow.outbox.published");
@@ -240,14 +241,15 @@ public final class OutboxRelay {
             try (var rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Instant occurredAt = rs.getTimestamp(7).toInstant();
+                    String type = rs.getString(5);
                     rows.add(new Row(
                             rs.getLong(1),
                             new EventMessage(
                                     rs.getString(2),
-                                    source,
+                                    publisherOf(type),
                                     rs.getString(3),
                                     rs.getLong(4),
-                                    rs.getString(5),
+                                    type,
                                     rs.getInt(6),
                                     ChronoUnit.MICROS.between(Instant.EPOCH, occurredAt),
                                     rs.getString(8),
@@ -259,6 +261,19 @@ public final class OutboxRelay {
             }
         }
         return rows;
+    }
+
+    /**
+     * The publisher whose topics {@code type} travels on. Only published types get outbox rows, so a row of an
+     * unknown or private type means the registry lost a registration: the relay stops on it (and keeps retrying)
+     * rather than drop it or send it where no consumer listens.
+     */
+    private String publisherOf(String type) {
+        String publisher = types.get(type).publisher();
+        if (publisher == null) {
+            throw new IllegalStateException("outbox holds an event of private type '" + type + "'");
+        }
+        return publisher;
     }
 
     private long countPending() {

@@ -1,6 +1,7 @@
 package io.sagaflow.framework.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,6 +17,7 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.sample.Counter;
 import io.sagaflow.framework.sample.Counter.Incremented;
+import io.sagaflow.framework.sample.Counter.LimitReached;
 import io.sagaflow.framework.sample.Counter.Opened;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
 import io.sagaflow.framework.test.postgres.PostgresTestConfiguration;
@@ -90,7 +92,7 @@ class FrameworkAutoConfigurationIT {
             // The same event again, as a relay that died before marking it would publish it.
             bus.publish(List.of(new EventMessage(
                     event.eventId().toString(),
-                    "sample-service",
+                    Counter.PUBLISHER,
                     stream,
                     1,
                     "CounterOpened",
@@ -116,9 +118,23 @@ class FrameworkAutoConfigurationIT {
                             Integer.class))
                     .as("an undeclared type costs no transaction")
                     .isEqualTo(1);
+            subscriber.flushCheckpoints();
+            assertThat(jdbc.queryForList(
+                            "select distinct topic from consumer_checkpoint where consumer = 'sample-consumer'",
+                            String.class))
+                    .as("checkpoints are kept per topic of the consumed publisher")
+                    .isNotEmpty()
+                    .allMatch(topic -> topic.matches("sagaflow\\.events\\.counter\\.[0-7]"));
         } finally {
             subscription.cancel();
         }
+    }
+
+    @Test
+    void aConsumerOfATypeThatIsNeverPublishedIsRefused() {
+        assertThatThrownBy(() -> subscriber.subscribe("sample-consumer", Set.of(LimitReached.class), event -> {}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("CounterLimitReached, which is never published");
     }
 
     @SpringBootApplication

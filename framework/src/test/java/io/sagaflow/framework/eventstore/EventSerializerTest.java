@@ -38,9 +38,29 @@ class EventSerializerTest {
     }
 
     @Test
+    void aPublishedTypeNamesItsPublisher_aPrivateOneNone() {
+        EventTypeRegistry registry = Counter.registry();
+
+        assertThat(registry.get("CounterOpened").publisher()).isEqualTo(Counter.PUBLISHER);
+        assertThat(registry.get("CounterOpened").published()).isTrue();
+        assertThat(registry.get("CounterLimitReached").publisher()).isNull();
+        assertThat(registry.get("CounterLimitReached").published()).isFalse();
+    }
+
+    @Test
+    void registryRejectsAPublisherThatCannotNameATopic() {
+        assertThatThrownBy(() -> EventTypeRegistry.builder().registerPublished(null, "CounterOpened", Opened.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs a publisher");
+        assertThatThrownBy(() -> EventTypeRegistry.builder().registerPublished("Order.Service", "X", Opened.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must match");
+    }
+
+    @Test
     void registryRejectsAMissingUpcaster() {
         assertThatThrownBy(() -> EventTypeRegistry.builder()
-                        .register("CounterIncremented", Incremented.class, 3, false)
+                        .register("CounterIncremented", Incremented.class, 3, null)
                         .upcast("CounterIncremented", 1, node -> node)
                         .build())
                 .isInstanceOf(IllegalArgumentException.class)

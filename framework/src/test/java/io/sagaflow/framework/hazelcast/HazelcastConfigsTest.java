@@ -89,11 +89,11 @@ class HazelcastConfigsTest {
 
         Config config = HazelcastConfigs.sharedMember(shared, null);
 
-        var ringbuffer = config.getRingbufferConfig("_hz_rb_sagaflow.events.3");
+        var ringbuffer = config.getRingbufferConfig("_hz_rb_sagaflow.events.order.3");
         assertThat(ringbuffer.getCapacity()).isEqualTo(10_000);
         assertThat(ringbuffer.getTimeToLiveSeconds()).isEqualTo(30);
         assertThat(ringbuffer.getBackupCount()).isEqualTo(1);
-        assertThat(config.getReliableTopicConfig("sagaflow.events.3").getTopicOverloadPolicy())
+        assertThat(config.getReliableTopicConfig("sagaflow.events.order.3").getTopicOverloadPolicy())
                 .isEqualTo(TopicOverloadPolicy.BLOCK);
         assertThat(config.getJetConfig().isEnabled()).isFalse();
     }

@@ -54,7 +54,7 @@ class OutboxPruningIT {
                 member,
                 messages -> {},
                 new OutboxSignal(),
-                "test",
+                Counter.registry(),
                 settings,
                 new SimpleMeterRegistry(),
                 Clock.systemUTC());

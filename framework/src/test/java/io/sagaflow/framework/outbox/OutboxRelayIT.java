@@ -11,7 +11,6 @@ import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.framework.eventstore.JdbcEventStore;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.lease.LeaseTable;
-import io.sagaflow.framework.messaging.CheckpointStore;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
@@ -19,6 +18,7 @@ import io.sagaflow.framework.sample.Counter;
 import io.sagaflow.framework.sample.Counter.Incremented;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters.ServiceClusterSpec;
+import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +26,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -67,7 +66,7 @@ class OutboxRelayIT {
         store = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, new OutboxSignal()));
         HazelcastInstance shared = clusters.startSharedMember(clusters.newSharedCluster());
         bus = new ReliableTopicEventBus(shared, HazelcastNames.EVENT_TOPIC_PREFIX, 4, Duration.ofSeconds(30));
-        bus.subscribe("counting-consumer", new InMemoryCheckpoints(), received::add);
+        bus.subscribe("counting-consumer", Set.of(Counter.PUBLISHER), new InMemoryCheckpoints(), received::add);
         service = clusters.newServiceCluster();
         for (int s = 0; s < STREAMS; s++) {
             store.append(
@@ -194,7 +193,7 @@ class OutboxRelayIT {
                 member,
                 publisher,
                 new OutboxSignal(),
-                "test-service",
+                Counter.registry(),
                 SETTINGS,
                 meters,
                 Clock.systemUTC());
@@ -227,21 +226,6 @@ class OutboxRelayIT {
                         .as("stream %s in order", message.streamId())
                         .isEqualTo(previous == null ? 1 : previous + 1);
             }
-        }
-    }
-
-    private static final class InMemoryCheckpoints implements CheckpointStore {
-        private final Map<Integer, Long> sequences = new ConcurrentHashMap<>();
-
-        @Override
-        public OptionalLong load(String consumer, int shard) {
-            Long sequence = sequences.get(shard);
-            return sequence == null ? OptionalLong.empty() : OptionalLong.of(sequence);
-        }
-
-        @Override
-        public void remember(String consumer, int shard, long sequence) {
-            sequences.put(shard, sequence);
         }
     }
 }

@@ -26,11 +26,14 @@ public final class Counter implements Decider<Counter.CounterCommand, Counter.St
 
     public record State(boolean open, int value, int limit) {}
 
+    /** The publisher the counter's published events are registered under. */
+    public static final String PUBLISHER = "counter";
+
     /** The registry: Opened and Incremented published, Incremented at v2 with an upcaster from v1. */
     public static EventTypeRegistry registry() {
         return EventTypeRegistry.builder()
-                .registerPublished("CounterOpened", Opened.class)
-                .register("CounterIncremented", Incremented.class, 2, true)
+                .registerPublished(PUBLISHER, "CounterOpened", Opened.class)
+                .register("CounterIncremented", Incremented.class, 2, PUBLISHER)
                 .upcast("CounterIncremented", 1, node -> {
                     node.set("by", node.remove("amount"));
                     return node;

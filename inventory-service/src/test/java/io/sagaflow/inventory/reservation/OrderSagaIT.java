@@ -17,6 +17,7 @@ import io.sagaflow.inventory.contracts.StockReservationFailed;
 import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
 import io.sagaflow.inventory.reservation.adapter.messaging.OrderSagaConsumer;
+import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.contracts.OrderLine;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.contracts.StockReleaseRequested;
@@ -334,7 +335,7 @@ class OrderSagaIT {
     private static EventMessage message(UUID order, long version, String type, String payload) {
         return new EventMessage(
                 UUID.randomUUID().toString(),
-                "order-service",
+                OrderContracts.PUBLISHER,
                 "order-" + order,
                 version,
                 type,

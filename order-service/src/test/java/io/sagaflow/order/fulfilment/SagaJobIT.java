@@ -3,11 +3,13 @@ package io.sagaflow.order.fulfilment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sagaflow.framework.messaging.CheckpointStore;
+import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
+import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.payment.contracts.PaymentContracts;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,9 +20,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +56,9 @@ class SagaJobIT {
     @Autowired
     JsonMapper json;
 
+    @Autowired
+    EventTypeRegistry types;
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
     private Subscription listening;
@@ -63,7 +67,11 @@ class SagaJobIT {
 
     @BeforeEach
     void setUp() {
-        listening = bus.subscribe("test-observer-" + UUID.randomUUID(), new Checkpoints(), published::add);
+        listening = bus.subscribe(
+                "test-observer-" + UUID.randomUUID(),
+                Set.of(OrderContracts.PUBLISHER),
+                new InMemoryCheckpoints(),
+                published::add);
         customer = UUID.randomUUID();
         product = UUID.randomUUID();
         answer(
@@ -306,7 +314,7 @@ class SagaJobIT {
     private void answerIn(String correlationId, String stream, String type, Map<String, Object> payload) {
         bus.publish(List.of(new EventMessage(
                 UUID.randomUUID().toString(),
-                "test",
+                types.get(type).publisher(),
                 stream,
                 1,
                 type,
@@ -331,19 +339,5 @@ class SagaJobIT {
         request.method(
                 method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static final class Checkpoints implements CheckpointStore {
-        private final Map<Integer, Long> sequences = new ConcurrentHashMap<>();
-
-        @Override
-        public OptionalLong load(String consumer, int shard) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public void remember(String consumer, int shard, long sequence) {
-            sequences.put(shard, sequence);
-        }
     }
 }

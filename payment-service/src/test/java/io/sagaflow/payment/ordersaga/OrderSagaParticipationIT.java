@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sagaflow.framework.eventstore.EventSerializer;
-import io.sagaflow.framework.messaging.CheckpointStore;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.order.contracts.PaymentRequested;
 import io.sagaflow.order.contracts.RefundRequested;
 import io.sagaflow.payment.OrderServiceOutbox;
 import io.sagaflow.payment.TestHttp;
+import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.payment.ordersaga.application.OrderSagaParticipant;
 import io.sagaflow.payment.ordersaga.domain.OrderPayment;
 import io.sagaflow.payment.payments.domain.Money;
@@ -20,8 +21,8 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
@@ -61,11 +62,11 @@ class OrderSagaParticipationIT {
     @BeforeEach
     void observeTheTopic() {
         orderService = new OrderServiceOutbox(bus, serializer);
-        observer = bus.subscribe("test-observer-" + UUID.randomUUID(), new NoCheckpoints(), message -> {
-            if ("payment-service".equals(message.source())) {
-                publishedByPayment.add(message);
-            }
-        });
+        observer = bus.subscribe(
+                "test-observer-" + UUID.randomUUID(),
+                Set.of(PaymentContracts.PUBLISHER),
+                new InMemoryCheckpoints(),
+                publishedByPayment::add);
     }
 
     @AfterEach
@@ -248,16 +249,5 @@ class OrderSagaParticipationIT {
 
     private static BigDecimal amount(String value) {
         return Money.of(value);
-    }
-
-    /** The observer reads every shard from its oldest message and never resumes. */
-    private static final class NoCheckpoints implements CheckpointStore {
-        @Override
-        public OptionalLong load(String consumer, int shard) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public void remember(String consumer, int shard, long sequence) {}
     }
 }

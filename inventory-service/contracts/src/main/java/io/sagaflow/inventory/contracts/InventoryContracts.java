@@ -5,6 +5,9 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 /** Registers the inventory service's published events under their stable names. */
 public final class InventoryContracts {
 
+    /** The publisher these events are registered under: their messages travel on its topics (ADR 0019). */
+    public static final String PUBLISHER = "inventory";
+
     /** Stream id prefix of products: {@code product-<productId>}. */
     public static final String PRODUCT_STREAM = "product-";
 
@@ -14,9 +17,9 @@ public final class InventoryContracts {
     private InventoryContracts() {}
 
     public static EventTypeRegistry.Builder register(EventTypeRegistry.Builder types) {
-        return types.registerPublished("ProductCreated", ProductCreated.class)
-                .registerPublished("StockReserved", StockReserved.class)
-                .registerPublished("StockReservationFailed", StockReservationFailed.class)
-                .registerPublished("StockReleased", StockReleased.class);
+        return types.registerPublished(PUBLISHER, "ProductCreated", ProductCreated.class)
+                .registerPublished(PUBLISHER, "StockReserved", StockReserved.class)
+                .registerPublished(PUBLISHER, "StockReservationFailed", StockReservationFailed.class)
+                .registerPublished(PUBLISHER, "StockReleased", StockReleased.class);
     }
 }

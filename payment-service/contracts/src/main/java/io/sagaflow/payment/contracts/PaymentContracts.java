@@ -7,6 +7,9 @@ import java.util.UUID;
 /** Registers the payment service's published events under their stable names. */
 public final class PaymentContracts {
 
+    /** The publisher these events are registered under: their messages travel on its topics (ADR 0019). */
+    public static final String PUBLISHER = "payment";
+
     /** Stream id prefix of payments: {@code payment-<paymentId>}. */
     public static final String PAYMENT_STREAM = "payment-";
 
@@ -21,9 +24,9 @@ public final class PaymentContracts {
     }
 
     public static EventTypeRegistry.Builder register(EventTypeRegistry.Builder types) {
-        return types.registerPublished("PaymentCaptured", PaymentCaptured.class)
-                .registerPublished("PaymentDeclined", PaymentDeclined.class)
-                .registerPublished("PaymentRefunded", PaymentRefunded.class)
-                .registerPublished("RefundNotRequired", RefundNotRequired.class);
+        return types.registerPublished(PUBLISHER, "PaymentCaptured", PaymentCaptured.class)
+                .registerPublished(PUBLISHER, "PaymentDeclined", PaymentDeclined.class)
+                .registerPublished(PUBLISHER, "PaymentRefunded", PaymentRefunded.class)
+                .registerPublished(PUBLISHER, "RefundNotRequired", RefundNotRequired.class);
     }
 }

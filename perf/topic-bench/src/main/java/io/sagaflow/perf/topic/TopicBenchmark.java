@@ -34,6 +34,9 @@ public final class TopicBenchmark {
 
     static final String CONTROL_TOPIC = "bench.control";
     static final String STATS_MAP = "bench.stats";
+    /** The publisher every benchmark message is sent as; each message's correlation id names its variant and rate. */
+    static final String PUBLISHER = "bench";
+
     static final String PAYLOAD = "{\"orderId\":\"" + UUID.randomUUID() + "\",\"customerId\":\"" + UUID.randomUUID()
             + "\",\"lineItems\":[{\"productId\":\"" + UUID.randomUUID()
             + "\",\"quantity\":2,\"unitPrice\":19.99}],\"total\":39.98,\"shippingAddress\":\"1 Main St, Springfield\"}";
@@ -117,13 +120,13 @@ public final class TopicBenchmark {
             while (sent < due) {
                 batch.add(new EventMessage(
                         UUID.randomUUID().toString(),
-                        key,
+                        PUBLISHER,
                         "order-" + (stream++ % 1_000),
                         1,
                         "OrderPlaced",
                         1,
                         System.nanoTime() / 1_000,
-                        "c",
+                        key,
                         null,
                         null,
                         null,

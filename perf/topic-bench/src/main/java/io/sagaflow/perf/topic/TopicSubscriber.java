@@ -26,12 +26,14 @@ public final class TopicSubscriber {
         shared.setClusterName(args[0]);
         HazelcastInstance member = Hazelcast.newHazelcastInstance(TopicBenchmark.memberConfig(shared));
         Consumer<EventMessage> record = message -> RECORDERS
-                .computeIfAbsent(message.source(), key -> new Recorder())
+                .computeIfAbsent(message.correlationId(), key -> new Recorder())
                 .add(System.nanoTime() / 1_000 - message.occurredAtMicros());
         member.<EventMessage>getTopic("bench.plain").addMessageListener(m -> record.accept(m.getMessageObject()));
-        member.<EventMessage>getReliableTopic("bench.r1.0").addMessageListener(new FromTail(record));
+        member.<EventMessage>getReliableTopic("bench.r1." + TopicBenchmark.PUBLISHER + ".0")
+                .addMessageListener(new FromTail(record));
         for (int shard = 0; shard < 8; shard++) {
-            member.<EventMessage>getReliableTopic("bench.r8." + shard).addMessageListener(new FromTail(record));
+            member.<EventMessage>getReliableTopic("bench.r8." + TopicBenchmark.PUBLISHER + "." + shard)
+                    .addMessageListener(new FromTail(record));
         }
         CountDownLatch done = new CountDownLatch(1);
         member.getTopic(TopicBenchmark.CONTROL_TOPIC).addMessageListener(m -> done.countDown());

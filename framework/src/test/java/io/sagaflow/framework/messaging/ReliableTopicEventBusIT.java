@@ -1,0 +1,134 @@
+package io.sagaflow.framework.messaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.ringbuffer.Ringbuffer;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
+import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Each publisher's messages travel on topics of their own, on a real shared cluster member (ADR 0019). */
+class ReliableTopicEventBusIT {
+
+    private static final int SHARDS = 4;
+
+    private final HazelcastTestClusters clusters = new HazelcastTestClusters();
+    private HazelcastInstance shared;
+    private ReliableTopicEventBus bus;
+
+    @BeforeEach
+    void startSharedMember() {
+        shared = clusters.startSharedMember(clusters.newSharedCluster());
+        bus = new ReliableTopicEventBus(shared, HazelcastNames.EVENT_TOPIC_PREFIX, SHARDS, Duration.ofSeconds(30));
+    }
+
+    @AfterEach
+    void stop() {
+        clusters.close();
+    }
+
+    @Test
+    void aSubscriberReadsOnlyThePublishersItSubscribedTo_eachStreamOnOneShardOfItsPublisher() {
+        Queue<EventMessage> ofOrder = new ConcurrentLinkedQueue<>();
+        Queue<EventMessage> ofBoth = new ConcurrentLinkedQueue<>();
+        bus.subscribe("order-reader", Set.of("order"), new InMemoryCheckpoints(), ofOrder::add);
+        bus.subscribe("both-reader", Set.of("order", "payment"), new InMemoryCheckpoints(), ofBoth::add);
+
+        List<EventMessage> orders = messages("order", 40);
+        List<EventMessage> payments = messages("payment", 30);
+        List<EventMessage> accounts = messages("account", 20);
+        bus.publish(interleave(orders, payments, accounts));
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> ofOrder.size() == 40 && ofBoth.size() == 70);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        assertThat(ofOrder).containsExactlyInAnyOrderElementsOf(orders);
+        assertThat(ofBoth).hasSize(70).containsAll(orders).containsAll(payments);
+        for (EventMessage message : accounts) {
+            String topic = bus.topicName("account", bus.shardOf(message.streamId()));
+            assertThat(ringbuffer(topic).size()).as(topic).isPositive();
+        }
+        assertThat(ringbuffer(bus.topicName("order", 0)).size()
+                        + ringbuffer(bus.topicName("order", 1)).size()
+                        + ringbuffer(bus.topicName("order", 2)).size()
+                        + ringbuffer(bus.topicName("order", 3)).size())
+                .as("each order message stored once, on its stream's shard of the order topics")
+                .isEqualTo(40);
+    }
+
+    @Test
+    void aResubscribedConsumerResumesEveryTopicFromItsOwnCheckpoint() {
+        InMemoryCheckpoints checkpoints = new InMemoryCheckpoints();
+        Queue<EventMessage> first = new ConcurrentLinkedQueue<>();
+        Subscription subscription = bus.subscribe("resumer", Set.of("order", "payment"), checkpoints, first::add);
+        List<EventMessage> before = interleave(messages("order", 20), messages("payment", 20), List.of());
+        bus.publish(before);
+        await().atMost(Duration.ofSeconds(20)).until(() -> first.size() == before.size());
+        subscription.cancel();
+
+        List<EventMessage> after = interleave(messages("order", 20), messages("payment", 20), List.of());
+        bus.publish(after);
+        Queue<EventMessage> second = new ConcurrentLinkedQueue<>();
+        bus.subscribe("resumer", Set.of("order", "payment"), checkpoints, second::add);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> second.containsAll(after));
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        // The checkpoint is stored before a message is handled, so each topic may hand its last one over again.
+        assertThat(second.stream().filter(before::contains).count())
+                .as("redelivered from before the restart")
+                .isLessThanOrEqualTo(2L * SHARDS);
+        assertThat(second).hasSizeLessThanOrEqualTo(after.size() + 2 * SHARDS);
+    }
+
+    @Test
+    void aSubscriptionNeedsAPublisher() {
+        assertThatThrownBy(() -> bus.subscribe("nobody", Set.of(), new InMemoryCheckpoints(), message -> {}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private Ringbuffer<Object> ringbuffer(String topic) {
+        return shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topic);
+    }
+
+    private static List<EventMessage> messages(String publisher, int count) {
+        return IntStream.range(0, count)
+                .mapToObj(i -> new EventMessage(
+                        UUID.randomUUID().toString(),
+                        publisher,
+                        publisher + "-stream-" + i,
+                        1,
+                        publisher + "Happened",
+                        1,
+                        0,
+                        "flow-" + i,
+                        null,
+                        null,
+                        null,
+                        "{}"))
+                .toList();
+    }
+
+    @SafeVarargs
+    private static List<EventMessage> interleave(List<EventMessage>... lists) {
+        int longest = List.of(lists).stream().mapToInt(Collection::size).max().orElse(0);
+        return IntStream.range(0, longest)
+                .boxed()
+                .flatMap(i ->
+                        List.of(lists).stream().filter(list -> i < list.size()).map(list -> list.get(i)))
+                .toList();
+    }
+}
