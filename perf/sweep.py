@@ -467,15 +467,17 @@ class Sampler(threading.Thread):
 # --- k6 --------------------------------------------------------------------------------------------------------
 
 
-def schedule(variants: list, reps: int) -> list[tuple[int, object, bool]]:
-    """The (repetition, variant, fresh stack?) blocks of a sweep. Repetitions alternate A B, B A, ... so that drift
-    of the machine falls on both; in an A/B every block starts on a freshly started stack, or B's second block would
-    run on the JVMs warmed by its first while A's starts cold."""
-    order = []
+def schedule(variants: list, reps: int) -> list[tuple[int, object, bool, bool]]:
+    """The (repetition, variant, fresh stack?, last on its stack?) blocks of a sweep. Repetitions alternate A B, B A,
+    ... so that drift of the machine falls on both; in an A/B every block starts on a freshly started stack, or B's
+    second block would run on the JVMs warmed by its first while A's starts cold. A block that is the last on its
+    stack is followed by the audit and the idle measurement."""
+    blocks = []
     for rep in range(1, reps + 1):
         vs = variants if rep % 2 == 1 else list(reversed(variants))
-        order += [(rep, v, len(variants) > 1 or not order) for v in vs]
-    return order
+        blocks += [(rep, v, len(variants) > 1 or not blocks) for v in vs]
+    return [(rep, v, fresh, i + 1 == len(blocks) or blocks[i + 1][2])
+            for i, (rep, v, fresh) in enumerate(blocks)]
 
 
 def ensure_k6() -> Path:
@@ -909,7 +911,7 @@ class Session:
     def run(self) -> None:
         levels = self.args.levels
         reps = self.args.repetitions
-        for i, (rep, variant, fresh) in enumerate(schedule(self.variants, reps)):
+        for rep, variant, fresh, last in schedule(self.variants, reps):
             restarted = self.stack.ensure(variant, fresh)
             if self.sampler is None or self.sampler.root != variant.root:
                 if self.sampler:
@@ -944,8 +946,7 @@ class Session:
                 if self.args.cooldown > 0:
                     time.sleep(self.args.cooldown)
                 self.drain(variant, run)
-            next_variant = order[i + 1][1] if i + 1 < len(order) else None
-            if next_variant is not variant:
+            if last:
                 key = variant.name if len(self.variants) == 1 else f"{variant.name} after repetition {rep}"
                 self.audits[key] = self.audit(variant)
                 self.measure_idle(variant)

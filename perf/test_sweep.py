@@ -89,10 +89,11 @@ class ArgumentsTest(unittest.TestCase):
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(
             sweep.schedule(["A", "B"], 2),
-            [(1, "A", True), (1, "B", True), (2, "B", True), (2, "A", True)])
+            [(1, "A", True, True), (1, "B", True, True), (2, "B", True, True), (2, "A", True, True)])
 
     def test_a_plain_sweep_keeps_its_stack_across_repetitions(self):
-        self.assertEqual(sweep.schedule(["run"], 3), [(1, "run", True), (2, "run", False), (3, "run", False)])
+        self.assertEqual(
+            sweep.schedule(["run"], 3), [(1, "run", True, False), (2, "run", False, False), (3, "run", False, True)])
 
     def test_durations(self):
         self.assertEqual(sweep.seconds("1m30s"), 90)
