@@ -340,6 +340,12 @@ def checkout_ref(ref: str) -> Path:
             raise SystemExit(f"git archive {ref} failed")
     if "SAGAFLOW_SPRING_ARGS" not in (tree / "bin" / "sagaflow").read_text():
         log(f"note: bin/sagaflow of {ref} ignores SAGAFLOW_SPRING_ARGS: no server-side percentiles for it")
+    # Each A/B starts both variants on an empty database: one left over from an earlier session would make the
+    # variants' databases differ in size (and the audit's and drain's work with them).
+    pgdata = tree / ".local" / "pgdata"
+    if pgdata.exists() and not (pgdata / "postmaster.pid").exists():
+        log(f"emptying the database of {ref}: removing {pgdata}")
+        shutil.rmtree(pgdata)
     return tree
 
 
