@@ -224,8 +224,9 @@ class OrderServiceConfiguration {
             JsonMapper json,
             SagaQueries sagas,
             @Value("${sagaflow.order.audit.inventory-url:http://127.0.0.1:8082}") String inventoryUrl,
-            @Value("${sagaflow.order.audit.payment-url:http://127.0.0.1:8084}") String paymentUrl) {
-        return new AuditController(jdbc, json, sagas, inventoryUrl, paymentUrl);
+            @Value("${sagaflow.order.audit.payment-url:http://127.0.0.1:8084}") String paymentUrl,
+            @Value("${sagaflow.order.audit.page-size:1000}") int pageSize) {
+        return new AuditController(jdbc, json, sagas, inventoryUrl, paymentUrl, pageSize);
     }
 
     @Bean

@@ -152,7 +152,9 @@ class GatewaySystemIT {
         assertThat(audit.get("violations").toString()).isEqualTo("[]");
         assertThat(admin.get("/api/admin/audit/stock").ok().get("consistent").asBoolean())
                 .isTrue();
-        assertThat(admin.get("/api/admin/audit/payments").ok().has("totalCaptured"))
+        assertThat(admin.get("/api/admin/audit/stock/reservations?limit=5").ok().has("reservations"))
+                .isTrue();
+        assertThat(admin.get("/api/admin/audit/payments?limit=5").ok().has("totalCaptured"))
                 .isTrue();
         assertThat(admin.get("/api/admin/sagas/quarantined").ok().isArray()).isTrue();
 
@@ -231,6 +233,7 @@ class GatewaySystemIT {
         for (String adminPath : List.of(
                 "/api/admin/audit",
                 "/api/admin/audit/stock",
+                "/api/admin/audit/stock/reservations",
                 "/api/admin/audit/payments",
                 "/api/admin/sagas/quarantined")) {
             assertProblem(client.withToken(USER).get(adminPath), 403, "FORBIDDEN");

@@ -340,6 +340,51 @@ class OrderFulfilmentSystemIT {
         assertThat(orders).hasSize(200);
     }
 
+    @Test
+    @Order(9)
+    void theAuditFindsStockAndMoneyACancelledOrderKeeps_acrossItsPages() {
+        String product = newProduct(10, "10.00");
+        String confirmed = placeOrder(product, 2);
+        String cancelled = placeOrder(newProduct(1, "10.00"), 2);
+        assertThat(awaitTerminal(confirmed).get("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(awaitTerminal(cancelled).get("status").asString()).isEqualTo("CANCELLED");
+        JsonNode before = Api.get(system.order().url() + "/api/admin/audit").ok();
+        assertThat(before.get("violations").toString()).isEqualTo("[]");
+        assertThat(before.get("ordersChecked").asLong()).isGreaterThan(10L * SagaflowSystem.AUDIT_PAGE_SIZE);
+
+        // Stock and money for the cancelled order, straight through the participants' APIs.
+        Api.post(
+                        system.inventory.url() + "/api/products/" + product + "/stock/reserve",
+                        Map.of("quantity", 1, "orderId", cancelled))
+                .ok();
+        String payment = Api.post(
+                        system.payment.url() + "/api/payments",
+                        Map.of("orderId", cancelled, "customerId", UUID.randomUUID(), "amount", 5))
+                .ok()
+                .get("paymentId")
+                .asString();
+
+        JsonNode audit = Api.get(system.order().url() + "/api/admin/audit").ok();
+        assertThat(audit.get("consistent").asBoolean()).isFalse();
+        assertThat(audit.get("ordersChecked").asLong())
+                .isEqualTo(before.get("ordersChecked").asLong());
+        List<String> violations = new ArrayList<>();
+        audit.get("violations").forEach(v -> violations.add(v.asString()));
+        assertThat(violations)
+                .containsExactlyInAnyOrder(
+                        "cancelled order " + cancelled + " still holds 1 of product " + product,
+                        "product " + product + ": reserved for orders 3, confirmed orders hold 2",
+                        "order " + cancelled + " (CANCELLED) has 5.00 charged, expected 0");
+
+        // Given back, the invariants hold again (checked after the test).
+        Api.post(
+                        system.inventory.url() + "/api/products/" + product + "/stock/release",
+                        Map.of("quantity", 1, "orderId", cancelled, "reason", "audit test"))
+                .ok();
+        Api.post(system.payment.url() + "/api/payments/" + payment + "/refund", Map.of("reason", "audit test"))
+                .ok();
+    }
+
     private static String newProduct(int quantity, String price) {
         String productId = Api.post(system.inventory.url() + "/api/products", Api.newProduct(quantity, price))
                 .ok()

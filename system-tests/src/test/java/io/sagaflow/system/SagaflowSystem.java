@@ -24,6 +24,9 @@ import java.util.UUID;
  */
 final class SagaflowSystem implements AutoCloseable {
 
+    /** Orders per page of each stream the order service's audit merges: small, so a scenario spans many pages. */
+    static final int AUDIT_PAGE_SIZE = 25;
+
     final ServiceProcess account;
     final ServiceProcess inventory;
     final ServiceProcess payment;
@@ -212,6 +215,8 @@ final class SagaflowSystem implements AutoCloseable {
             args.put("sagaflow.order.saga.compensation-timeout", compensationTimeout.toMillis() + "ms");
             args.put("sagaflow.order.audit.inventory-url", "http://127.0.0.1:" + inventoryPort());
             args.put("sagaflow.order.audit.payment-url", "http://127.0.0.1:" + paymentPort());
+            // Small pages, so every audit after a scenario merges many pages of each of the three streams.
+            args.put("sagaflow.order.audit.page-size", Integer.toString(AUDIT_PAGE_SIZE));
         }
         Path jar = jarOf(service + "-service");
         return new ServiceProcess(service + "-" + replica, jar, args, logs);

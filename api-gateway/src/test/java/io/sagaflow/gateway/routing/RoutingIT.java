@@ -30,6 +30,7 @@ class RoutingIT extends GatewayTestBase {
                 Arguments.of("/api/products", "inventory"),
                 Arguments.of("/api/products/p-1/stock/reserve", "inventory"),
                 Arguments.of("/api/admin/audit/stock", "inventory"),
+                Arguments.of("/api/admin/audit/stock/reservations", "inventory"),
                 Arguments.of("/api/orders", "order"),
                 Arguments.of("/api/orders/customer/c-1", "order"),
                 Arguments.of("/api/sagas", "order"),

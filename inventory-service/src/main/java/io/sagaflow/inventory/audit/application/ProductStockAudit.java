@@ -1,24 +1,22 @@
 package io.sagaflow.inventory.audit.application;
 
-import java.util.Map;
 import java.util.UUID;
 
 /**
  * One product in the stock audit.
  *
- * @param reservedByOrder units held per order, active reservations only
+ * @param quantityHeld the sum of the product's active reservations
+ * @param consistent whether its reserved units equal {@code quantityHeld} and lie between zero and the units on hand
  */
 public record ProductStockAudit(
-        UUID productId, int quantityOnHand, int quantityReserved, Map<UUID, Integer> reservedByOrder) {
+        UUID productId, int quantityOnHand, int quantityReserved, long quantityHeld, boolean consistent) {
 
-    public ProductStockAudit {
-        reservedByOrder = Map.copyOf(reservedByOrder);
-    }
-
-    /** Reserved units equal the sum of the active reservations and lie between zero and the units on hand. */
-    public boolean consistent() {
-        long held =
-                reservedByOrder.values().stream().mapToLong(Integer::longValue).sum();
-        return held == quantityReserved && quantityReserved >= 0 && quantityReserved <= quantityOnHand;
+    public static ProductStockAudit of(UUID productId, int quantityOnHand, int quantityReserved, long quantityHeld) {
+        return new ProductStockAudit(
+                productId,
+                quantityOnHand,
+                quantityReserved,
+                quantityHeld,
+                quantityHeld == quantityReserved && quantityReserved >= 0 && quantityReserved <= quantityOnHand);
     }
 }

@@ -6,13 +6,17 @@ import java.util.UUID;
 
 /**
  * Money per order as the payment service holds it, for the order service's invariant check (a cancelled order keeps
- * nothing: captured equals refunded). JSON field names are part of the API.
+ * nothing: captured equals refunded), one page of orders at a time. JSON field names are part of the API.
  *
- * @param orders every order with a payment, by order id
- * @param totalCaptured the sum of {@code captured} over all orders
- * @param totalRefunded the sum of {@code refunded} over all orders
+ * @param orders one page of the orders with a payment, by order id (PostgreSQL's {@code uuid} order)
+ * @param totalCaptured the sum of {@code captured} over all orders, not only this page's
+ * @param totalRefunded the sum of {@code refunded} over all orders, not only this page's
  */
 public record PaymentAudit(List<OrderMoney> orders, BigDecimal totalCaptured, BigDecimal totalRefunded) {
+
+    public PaymentAudit {
+        orders = List.copyOf(orders);
+    }
 
     /**
      * One order's money.

@@ -1,53 +1,52 @@
 package io.sagaflow.inventory.audit.adapter.postgres;
 
+import io.sagaflow.inventory.audit.application.ActiveReservation;
 import io.sagaflow.inventory.audit.application.ProductStockAudit;
 import io.sagaflow.inventory.audit.application.StockLevels;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * {@link StockLevels} from {@code product_view} and {@code stock_reservation}, both read in one repeatable-read
- * transaction so the totals and the reservations belong to the same instant.
+ * {@link StockLevels} from {@code product_view} and {@code stock_reservation}, summed and paged by PostgreSQL; each
+ * answer is one statement, so it belongs to one instant.
  */
 @Repository
 public class JdbcStockLevels implements StockLevels {
 
-    private final JdbcTemplate jdbc;
-    private final TransactionTemplate snapshot;
+    private static final String RESERVATIONS_OF_ORDERS = "select order_id, product_id, quantity from stock_reservation"
+            + " where active and order_id in (select distinct order_id from stock_reservation where active%s"
+            + " order by order_id limit ?) order by order_id, product_id";
 
-    public JdbcStockLevels(JdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
+    private static final RowMapper<ActiveReservation> RESERVATION =
+            (rs, row) -> new ActiveReservation(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getInt(3));
+
+    private final JdbcTemplate jdbc;
+
+    public JdbcStockLevels(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
-        this.snapshot = new TransactionTemplate(transactionManager);
-        snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        snapshot.setReadOnly(true);
     }
 
     @Override
     public List<ProductStockAudit> snapshot() {
-        return snapshot.execute(status -> {
-            Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
-            jdbc.query("select product_id, order_id, quantity from stock_reservation where active", rs -> {
-                held.computeIfAbsent(rs.getObject(1, UUID.class), id -> new TreeMap<>())
-                        .put(rs.getObject(2, UUID.class), rs.getInt(3));
-            });
-            List<ProductStockAudit> products = new ArrayList<>();
-            jdbc.query(
-                    "select product_id, quantity_on_hand, quantity_reserved from product_view order by product_id",
-                    rs -> {
-                        UUID productId = rs.getObject(1, UUID.class);
-                        products.add(new ProductStockAudit(
-                                productId, rs.getInt(2), rs.getInt(3), held.getOrDefault(productId, Map.of())));
-                    });
-            return products;
-        });
+        return jdbc.query(
+                "select p.product_id, p.quantity_on_hand, p.quantity_reserved, coalesce(h.held, 0)"
+                        + " from product_view p left join (select product_id, sum(quantity) as held"
+                        + " from stock_reservation where active group by product_id) h"
+                        + " on h.product_id = p.product_id order by p.product_id",
+                (rs, row) ->
+                        ProductStockAudit.of(rs.getObject(1, UUID.class), rs.getInt(2), rs.getInt(3), rs.getLong(4)));
+    }
+
+    @Override
+    public List<ActiveReservation> activeReservations(Optional<UUID> afterOrder, int orders) {
+        // The page is cut at whole orders (the inner select), so one order's reservations never span two pages.
+        return afterOrder.isPresent()
+                ? jdbc.query(
+                        RESERVATIONS_OF_ORDERS.formatted(" and order_id > ?"), RESERVATION, afterOrder.get(), orders)
+                : jdbc.query(RESERVATIONS_OF_ORDERS.formatted(""), RESERVATION, orders);
     }
 }
