@@ -25,6 +25,7 @@ import io.sagaflow.framework.projection.ProjectionUpdater;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -58,14 +59,24 @@ public class SagaflowEventStoreAutoConfiguration {
 
     @Bean
     FlywayConfigurationCustomizer sagaflowFrameworkMigrations() {
-        return configuration -> {
-            var locations = new java.util.ArrayList<>(List.of(configuration.getLocations()));
-            var framework = new org.flywaydb.core.api.Location(FRAMEWORK_MIGRATIONS);
-            if (!locations.contains(framework)) {
-                locations.add(framework);
-            }
-            configuration.locations(locations.toArray(org.flywaydb.core.api.Location[]::new));
-        };
+        return SagaflowEventStoreAutoConfiguration::includeFrameworkMigrations;
+    }
+
+    /**
+     * Adds the framework's migrations to a service's Flyway. They are numbered 1.0.x, below every service's own (V2
+     * onwards), so a framework release that brings a new one adds it below versions a service database has already
+     * applied: Flyway applies such a migration out of order instead of refusing to start ("resolved migration not
+     * applied to database").
+     */
+    public static void includeFrameworkMigrations(FluentConfiguration configuration) {
+        var locations = new java.util.ArrayList<>(List.of(configuration.getLocations()));
+        var framework = new org.flywaydb.core.api.Location(FRAMEWORK_MIGRATIONS);
+        if (!locations.contains(framework)) {
+            locations.add(framework);
+        }
+        configuration
+                .locations(locations.toArray(org.flywaydb.core.api.Location[]::new))
+                .outOfOrder(true);
     }
 
     @Bean

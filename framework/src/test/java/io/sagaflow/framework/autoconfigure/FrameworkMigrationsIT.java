@@ -1,0 +1,74 @@
+package io.sagaflow.framework.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.sagaflow.framework.test.postgres.TestPostgres;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A service database migrated by an earlier framework release (framework 1.0.1–1.0.3, then the service's V2) takes
+ * the framework's newer migrations on the next start, although they are numbered below V2.
+ */
+class FrameworkMigrationsIT {
+
+    private static final String SERVICE_MIGRATIONS = "classpath:db/test-service";
+
+    private HikariDataSource dataSource;
+
+    @BeforeEach
+    void aDatabaseAsAnEarlierReleaseLeftIt() {
+        dataSource = TestPostgres.newDatabase().dataSource();
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations(SagaflowEventStoreAutoConfiguration.FRAMEWORK_MIGRATIONS)
+                .target("1.0.3")
+                .load()
+                .migrate();
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations(SERVICE_MIGRATIONS)
+                .ignoreMigrationPatterns("*:missing")
+                .load()
+                .migrate();
+    }
+
+    @AfterEach
+    void close() {
+        dataSource.close();
+    }
+
+    @Test
+    void theServicesFlywayAppliesANewFrameworkMigrationBelowItsOwnVersions() {
+        FluentConfiguration service = Flyway.configure().dataSource(dataSource).locations(SERVICE_MIGRATIONS);
+        SagaflowEventStoreAutoConfiguration.includeFrameworkMigrations(service);
+
+        service.load().migrate();
+
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        assertThat(jdbc.queryForList(
+                        "select version from flyway_schema_history where success order by installed_rank",
+                        String.class))
+                .containsExactly("1.0.1", "1.0.2", "1.0.3", "2", "1.0.4");
+        assertThat(jdbc.queryForList(
+                        "select column_name from information_schema.columns where table_name = 'consumer_checkpoint'",
+                        String.class))
+                .contains("topic")
+                .doesNotContain("shard");
+    }
+
+    @Test
+    void withoutOutOfOrderFlywayWouldRefuseToStart() {
+        FluentConfiguration strict = Flyway.configure()
+                .dataSource(dataSource)
+                .locations(SERVICE_MIGRATIONS, SagaflowEventStoreAutoConfiguration.FRAMEWORK_MIGRATIONS);
+
+        assertThatThrownBy(() -> strict.load().migrate()).hasMessageContaining("not applied to database: 1.0.4");
+    }
+}
