@@ -19,6 +19,7 @@ import io.sagaflow.order.catalog.application.CatalogSubscription;
 import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaInboxSerializers;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaLifecycle;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaNames;
 import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
@@ -72,7 +73,10 @@ class OrderServiceConfiguration {
                 .build();
     }
 
-    /** The saga's maps: the inbox journals every message; inbox and timers never evict (they drain themselves). */
+    /**
+     * The saga's maps: the inbox journals every message; inbox and timers never evict (they drain themselves). Inbox
+     * keys, entries and the job's items travel in compact form (ADR 0020).
+     */
     @Bean
     ServiceClusterCustomizer sagaStructures(@Value("${sagaflow.order.saga.inbox-journal-capacity:50000}") int journal) {
         return config -> {
@@ -92,6 +96,7 @@ class OrderServiceConfiguration {
             // Deadlines fire from expiry: look for expired entries every second, across all of them.
             config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
             config.setProperty("hazelcast.internal.map.expiration.cleanup.percentage", "100");
+            SagaInboxSerializers.register(config);
         };
     }
 

@@ -5,6 +5,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.sagaflow.framework.hazelcast.HazelcastConfigs;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
+import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,15 @@ public final class HazelcastTestClusters implements AutoCloseable {
     /** Starts a member of {@code spec}'s cluster. */
     public HazelcastInstance startMember(ServiceClusterSpec spec) {
         return start(HazelcastConfigs.serviceMember(spec.clusterName(), spec.service(), Map.of()));
+    }
+
+    /** Starts a member of {@code spec}'s cluster with a service's customizers applied, as the application does. */
+    public HazelcastInstance startMember(ServiceClusterSpec spec, ServiceClusterCustomizer... customizers) {
+        Config config = HazelcastConfigs.serviceMember(spec.clusterName(), spec.service(), Map.of());
+        for (ServiceClusterCustomizer customizer : customizers) {
+            customizer.customize(config);
+        }
+        return start(config);
     }
 
     /** Starts a member of the shared cluster {@code shared}. */
