@@ -1,6 +1,7 @@
 package io.sagaflow.framework.web;
 
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -84,6 +85,24 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
+    /**
+     * A constraint checked by a {@code @Validated} bean rather than by Spring MVC's own method validation: still the
+     * caller's input, so a 400 like any other invalid field, not a 500.
+     */
+    @ExceptionHandler(ConstraintViolationException.class)
+    ResponseEntity<Object> constraintViolated(ConstraintViolationException e, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request is invalid");
+        problem.setProperty("code", "VALIDATION_FAILED");
+        problem.setProperty(
+                "errors",
+                e.getConstraintViolations().stream()
+                        .map(violation -> Map.of(
+                                "field", lastNode(violation.getPropertyPath().toString()),
+                                "message", String.valueOf(violation.getMessage())))
+                        .toList());
+        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e, WebRequest request) {
         log.error("unexpected failure serving {}", request.getDescription(false), e);
@@ -154,6 +173,12 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
     private static String codeOf(HttpStatusCode status) {
         HttpStatus known = HttpStatus.resolve(status.value());
         return known == null ? "HTTP_" + status.value() : known.name();
+    }
+
+    /** {@code list.limit} (method, then parameter) names the parameter {@code limit}; a field path stays whole. */
+    private static String lastNode(String path) {
+        int dot = path.indexOf('.');
+        return dot < 0 ? path : path.substring(dot + 1);
     }
 
     private static Map<String, Object> fieldError(FieldError error) {

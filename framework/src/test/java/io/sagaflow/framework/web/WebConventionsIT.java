@@ -6,6 +6,8 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
 import io.sagaflow.framework.test.postgres.PostgresTestConfiguration;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import java.net.URI;
@@ -24,10 +26,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Bad input gets a 4xx problem with a stable code; correlation ids go in and come back out. */
@@ -89,6 +93,14 @@ class WebConventionsIT {
     }
 
     @Test
+    void aConstraintCheckedByAValidatedBeanIsA400NotA500() throws Exception {
+        HttpResponse<String> response = get("/validated?limit=0");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("\"code\":\"VALIDATION_FAILED\"").contains("\"field\":\"limit\"");
+        assertThat(get("/validated?limit=5").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void aBusinessRuleIsA422AndTheCorrelationIdRoundTrips() throws Exception {
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/things"))
@@ -146,6 +158,17 @@ class WebConventionsIT {
     static class SampleWebService {
 
         record NewThing(@NotBlank String name, @Positive int quantity) {}
+
+        /** Validated by a method-validation proxy, which throws ConstraintViolationException, not by Spring MVC. */
+        @RestController
+        @Validated
+        static class ValidatedThings {
+
+            @GetMapping("/validated")
+            int limited(@RequestParam @Min(1) @Max(10) int limit) {
+                return limit;
+            }
+        }
 
         @RestController
         static class Things {
