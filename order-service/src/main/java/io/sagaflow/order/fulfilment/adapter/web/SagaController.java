@@ -12,7 +12,6 @@ import jakarta.validation.constraints.Min;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -21,7 +20,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /api/sagas}: where each order's fulfilment saga stands; the same answer from every replica. */
 @RestController
-@Validated
 @RequestMapping("/api/sagas")
 @Tag(name = "Sagas")
 public class SagaController {

@@ -24,7 +24,6 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,7 +35,6 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /api/orders}: place, read and cancel orders. */
 @RestController
-@Validated
 @RequestMapping("/api/orders")
 @Tag(name = "Orders")
 public class OrderController {
