@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019): each message
- * of a declared type is deserialised (and upcast), then handled through the {@link IdempotentConsumer}. A failing
+ * of a declared type is deserialised (and upcast), then handled through the {@link IdempotentConsumer}, or, for a
+ * consumer that deduplicates {@link Deduplication#BY_HANDLER by itself}, handed to its handler directly. A failing
  * handler is retried with backoff; after {@code maxAttempts} the message is logged and counted as failed so one
  * poison message cannot stall its topic. The publishers' other types are skipped before they cost a deserialisation
  * or a transaction.
@@ -57,9 +58,16 @@ public final class EventSubscriber {
 
     /**
      * Starts delivering events of {@code eventTypes} (published payload classes registered with the service's
-     * {@code EventTypeRegistry}) to {@code handler} as consumer {@code consumer}.
+     * {@code EventTypeRegistry}) to {@code handler} as consumer {@code consumer}, each at most once through a
+     * processed-event record ({@link Deduplication#RECORDED}).
      */
     public Subscription subscribe(String consumer, Set<Class<?>> eventTypes, EventHandler handler) {
+        return subscribe(consumer, eventTypes, Deduplication.RECORDED, handler);
+    }
+
+    /** As {@link #subscribe(String, Set, EventHandler)}, deduplicating as {@code deduplication} says. */
+    public Subscription subscribe(
+            String consumer, Set<Class<?>> eventTypes, Deduplication deduplication, EventHandler handler) {
         if (eventTypes.isEmpty()) {
             throw new IllegalArgumentException("consumer " + consumer + " declares no event types");
         }
@@ -87,7 +95,9 @@ public final class EventSubscriber {
             for (int attempt = 1; ; attempt++) {
                 try {
                     EventEnvelope<Object> envelope = envelope(message);
-                    boolean applied = idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
+                    boolean applied = deduplication == Deduplication.BY_HANDLER
+                            ? handle(handler, envelope)
+                            : idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
                     (applied ? handled : duplicates).increment();
                     if (applied) {
                         lag.record(Duration.between(envelope.occurredAt(), Instant.now()));
@@ -117,6 +127,11 @@ public final class EventSubscriber {
     /** Writes the consumers' topic positions; called periodically and at shutdown. */
     public void flushCheckpoints() {
         checkpoints.flush();
+    }
+
+    private static boolean handle(EventHandler handler, EventEnvelope<Object> envelope) {
+        handler.handle(envelope);
+        return true;
     }
 
     private EventEnvelope<Object> envelope(EventMessage message) {

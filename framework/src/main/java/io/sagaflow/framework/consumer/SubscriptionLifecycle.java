@@ -14,6 +14,7 @@ public class SubscriptionLifecycle implements SmartLifecycle {
     private final String consumer;
     private final Set<Class<?>> eventTypes;
     private final EventHandler handler;
+    private final Deduplication deduplication;
     private final int phase;
     private volatile Subscription subscription;
 
@@ -24,16 +25,28 @@ public class SubscriptionLifecycle implements SmartLifecycle {
      */
     public SubscriptionLifecycle(
             EventSubscriber subscriber, String consumer, Set<Class<?>> eventTypes, EventHandler handler, int phase) {
+        this(subscriber, consumer, eventTypes, Deduplication.RECORDED, handler, phase);
+    }
+
+    /** As the other constructor, deduplicating deliveries as {@code deduplication} says. */
+    public SubscriptionLifecycle(
+            EventSubscriber subscriber,
+            String consumer,
+            Set<Class<?>> eventTypes,
+            Deduplication deduplication,
+            EventHandler handler,
+            int phase) {
         this.subscriber = subscriber;
         this.consumer = consumer;
         this.eventTypes = Set.copyOf(eventTypes);
+        this.deduplication = deduplication;
         this.handler = handler;
         this.phase = phase;
     }
 
     @Override
     public void start() {
-        subscription = subscriber.subscribe(consumer, eventTypes, handler);
+        subscription = subscriber.subscribe(consumer, eventTypes, deduplication, handler);
     }
 
     @Override

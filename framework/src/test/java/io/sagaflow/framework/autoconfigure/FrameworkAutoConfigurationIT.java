@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.consumer.Deduplication;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
@@ -36,6 +37,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ContextConfiguration;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The framework as a service gets it: auto-configured on a real PostgreSQL and real Hazelcast members, an appended
@@ -66,9 +68,14 @@ class FrameworkAutoConfigurationIT {
     @Test
     void anAppendedEventReachesASubscriberOnceEvenWhenDeliveredTwice_andUndeclaredTypesNever() {
         List<EventEnvelope<Object>> handled = new CopyOnWriteArrayList<>();
-        Subscription subscription = subscriber.subscribe("sample-consumer", Set.of(Opened.class), handled::add);
+        String stream = "counter-" + UUID.randomUUID();
+        Subscription subscription = subscriber.subscribe("sample-consumer", Set.of(Opened.class), event -> {
+            // A new consumer starts at the oldest message its topics hold: other tests' events come too.
+            if (event.streamId().equals(stream)) {
+                handled.add(event);
+            }
+        });
         try {
-            String stream = "counter-" + UUID.randomUUID();
             store.append(
                     stream,
                     ExpectedVersion.noStream(),
@@ -114,8 +121,10 @@ class FrameworkAutoConfigurationIT {
                             == 1);
             assertThat(handled).hasSize(1);
             assertThat(jdbc.queryForObject(
-                            "select count(*) from consumer_processed_event where consumer = 'sample-consumer'",
-                            Integer.class))
+                            "select count(*) from consumer_processed_event p join es_event e on e.event_id = p.event_id"
+                                    + " where p.consumer = 'sample-consumer' and e.stream_id = ?",
+                            Integer.class,
+                            stream))
                     .as("an undeclared type costs no transaction")
                     .isEqualTo(1);
             subscriber.flushCheckpoints();
@@ -125,6 +134,63 @@ class FrameworkAutoConfigurationIT {
                     .as("checkpoints are kept per topic of the consumed publisher")
                     .isNotEmpty()
                     .allMatch(topic -> topic.matches("sagaflow\\.events\\.counter\\.[0-7]"));
+        } finally {
+            subscription.cancel();
+        }
+    }
+
+    @Test
+    void aConsumerThatDeduplicatesByItselfGetsEveryDeliveryOutsideAnyTransactionAndLeavesNoRecord() {
+        List<EventEnvelope<Object>> handled = new CopyOnWriteArrayList<>();
+        List<Boolean> inTransaction = new CopyOnWriteArrayList<>();
+        String stream = "counter-" + UUID.randomUUID();
+        Subscription subscription =
+                subscriber.subscribe("self-deduplicating", Set.of(Opened.class), Deduplication.BY_HANDLER, event -> {
+                    // A new consumer starts at the oldest message its topics hold: other tests' events come too.
+                    if (event.streamId().equals(stream)) {
+                        inTransaction.add(TransactionSynchronizationManager.isActualTransactionActive());
+                        handled.add(event);
+                    }
+                });
+        try {
+            store.append(
+                    stream, ExpectedVersion.noStream(), List.of(new Opened("d", 1)), EventMetadata.startingFlow("c"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 1);
+            EventEnvelope<Object> event = handled.getFirst();
+
+            bus.publish(List.of(new EventMessage(
+                    event.eventId().toString(),
+                    Counter.PUBLISHER,
+                    stream,
+                    1,
+                    "CounterOpened",
+                    1,
+                    ChronoUnit.MICROS.between(Instant.EPOCH, event.occurredAt()),
+                    "c",
+                    null,
+                    null,
+                    null,
+                    "{\"name\":\"d\",\"limit\":1}")));
+            await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 2);
+
+            assertThat(handled.get(1).eventId()).isEqualTo(event.eventId());
+            assertThat(inTransaction).containsOnly(false);
+            assertThat(jdbc.queryForObject(
+                            "select count(*) from consumer_processed_event where consumer = 'self-deduplicating'",
+                            Integer.class))
+                    .isZero();
+            assertThat(meters.counter(
+                                    "sagaflow.consumer.events", "consumer", "self-deduplicating", "outcome", "handled")
+                            .count())
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(meters.counter(
+                                    "sagaflow.consumer.events",
+                                    "consumer",
+                                    "self-deduplicating",
+                                    "outcome",
+                                    "duplicate")
+                            .count())
+                    .isZero();
         } finally {
             subscription.cancel();
         }
