@@ -5,6 +5,7 @@ import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.account.contracts.AccountContracts;
+import io.sagaflow.framework.consumer.Deduplication;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.SubscriptionLifecycle;
 import io.sagaflow.framework.eventstore.EventStore;
@@ -210,11 +211,19 @@ class OrderServiceConfiguration {
         return new SagaFeed(inbox);
     }
 
-    /** Feeds the saga once its job runs (phase 0), stops before it. */
+    /**
+     * Feeds the saga once its job runs (phase 0), stops before it. Without processed-event records: the inbox and the
+     * saga deduplicate (ADR 0020).
+     */
     @Bean
     SubscriptionLifecycle sagaFeedSubscription(EventSubscriber subscriber, SagaFeed feed) {
         return new SubscriptionLifecycle(
-                subscriber, SagaFeed.CONSUMER, SagaFeed.EVENT_TYPES, feed, SagaLifecycle.PHASE + 1);
+                subscriber,
+                SagaFeed.CONSUMER,
+                SagaFeed.EVENT_TYPES,
+                Deduplication.BY_HANDLER,
+                feed,
+                SagaLifecycle.PHASE + 1);
     }
 
     @Bean

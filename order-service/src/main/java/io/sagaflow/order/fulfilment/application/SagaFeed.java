@@ -18,7 +18,10 @@ import java.util.Set;
 
 /**
  * Consumer {@code order.saga}: turns the events sagas react to (the order's own placement and cancellation requests,
- * inventory's and payment's answers) into saga messages in the inbox, keyed by event id, exactly once per event.
+ * inventory's and payment's answers) into saga messages in the inbox, keyed by event id. It keeps no processed-event
+ * records ({@code Deduplication.BY_HANDLER}, ADR 0020): a delivery repeated while the first waits in the inbox adds
+ * nothing (the put is {@code putIfAbsent} under the event id), and one repeated after the saga handled the first
+ * replays a state that already holds its effect, so the saga decides nothing ({@code OrderFulfilmentSagaTest}).
  */
 public class SagaFeed implements EventHandler {
 

@@ -24,6 +24,7 @@ import io.sagaflow.order.fulfilment.domain.SagaMessage.CancellationRequested;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.CompensationRetryRequested;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.DeadlineReached;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.DiscardRequested;
+import io.sagaflow.order.fulfilment.domain.SagaMessage.OrderWasPlaced;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasCaptured;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasDeclined;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.PaymentWasSettled;
@@ -235,6 +236,49 @@ class OrderFulfilmentSagaTest {
                 new CompensationStarted(ORDER, "X", "x", "saga", true, true, DEADLINE),
                 new StockReleaseConfirmed(ORDER));
         compensating.on(new StockWasReleased(ORDER)).expectNothing();
+    }
+
+    /**
+     * The saga feed keeps no processed-event records (ADR 0020): a redelivered event reaches the saga again once its
+     * first delivery was handled. So every message the feed can deliver, on every path, must decide nothing the
+     * second time.
+     */
+    @Test
+    void everyMessageTheFeedDeliversDecidesNothingWhenHandledASecondTime() {
+        List<List<SagaMessage>> journeys = List.of(
+                List.of(
+                        new OrderWasPlaced(ORDER),
+                        new StockWasReserved(ORDER),
+                        new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)),
+                List.of(new OrderWasPlaced(ORDER), new StockWasNotReserved(ORDER, "OUT_OF_STOCK", "none left")),
+                List.of(
+                        new OrderWasPlaced(ORDER),
+                        new StockWasReserved(ORDER),
+                        new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
+                        new StockWasReleased(ORDER)),
+                List.of(
+                        new OrderWasPlaced(ORDER),
+                        new StockWasReserved(ORDER),
+                        new CancellationRequested(ORDER, "changed my mind", "customer"),
+                        new StockWasReleased(ORDER),
+                        new PaymentWasSettled(ORDER, true)),
+                List.of(
+                        new OrderWasPlaced(ORDER),
+                        new CancellationRequested(ORDER, "changed my mind", "customer"),
+                        new StockWasReserved(ORDER),
+                        new StockWasReleased(ORDER)));
+        for (List<SagaMessage> journey : journeys) {
+            List<DomainEvent> history = new ArrayList<>(List.of(PLACED));
+            for (SagaMessage message : journey) {
+                history.addAll(saga.on(saga.replay(history), message, NOW));
+                assertThat(saga.on(saga.replay(history), message, NOW))
+                        .as("%s handled again after %s", message, history)
+                        .isEmpty();
+            }
+            assertThat(saga.replay(history).status())
+                    .as("the journey %s ends the saga", journey)
+                    .isIn(SagaStatus.CONFIRMED, SagaStatus.CANCELLED);
+        }
     }
 
     private Given given(DomainEvent... history) {
