@@ -78,6 +78,27 @@ class StatisticsTest(unittest.TestCase):
         self.assertGreater(high, 10.0)
 
 
+class RunningSagasTest(unittest.TestCase):
+    def test_asks_the_saga_counts(self):
+        asked = []
+
+        def fetch(url, timeout):
+            asked.append(url)
+            return '{"byStatus": {"CONFIRMED": 9, "COMPENSATING": 2}, "running": 2}'
+
+        self.assertEqual(sweep.running_sagas("http://o", fetch), 2)
+        self.assertEqual(asked, ["http://o/api/admin/sagas/counts"])
+
+    def test_an_order_service_without_counts_answers_through_the_audit(self):
+        answers = {"http://o/api/admin/sagas/counts": None,
+                   "http://o/api/admin/audit": '{"consistent": true, "nonTerminalSagas": 0}'}
+        self.assertEqual(sweep.running_sagas("http://o", lambda url, timeout: answers[url]), 0)
+
+    def test_no_answer_is_none(self):
+        self.assertIsNone(sweep.running_sagas("http://o", lambda url, timeout: None))
+        self.assertIsNone(sweep.running_sagas("http://o", lambda url, timeout: "<html>busy</html>"))
+
+
 class ArgumentsTest(unittest.TestCase):
     def test_variant_specs(self):
         v = sweep.parse_variant("par8;spring=--sagaflow.order.saga.parallelism=8;replicas=order=2,payment=2", 1)

@@ -1,11 +1,14 @@
 package io.sagaflow.order.fulfilment.adapter.postgres;
 
 import io.sagaflow.order.fulfilment.application.SagaView;
+import io.sagaflow.order.fulfilment.domain.SagaStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
@@ -66,20 +69,26 @@ public class SagaQueries {
         return count == null ? 0 : count;
     }
 
-    /** How many sagas are in each status. */
-    public List<StatusCount> countByStatus() {
-        return jdbc.query(
-                "select status, count(*) from saga_view group by status order by status",
-                (rs, n) -> new StatusCount(rs.getString(1), rs.getLong(2)));
+    /** How many sagas are in each status, and how many of them still run (one aggregate over {@code saga_view}). */
+    public Counts counts() {
+        Map<String, Long> byStatus = new TreeMap<>();
+        jdbc.query("select status, count(*) from saga_view group by status", rs -> {
+            byStatus.put(rs.getString(1), rs.getLong(2));
+        });
+        long running = byStatus.entrySet().stream()
+                .filter(e -> !SagaStatus.valueOf(e.getKey()).isTerminal())
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+        return new Counts(byStatus, running);
     }
 
     /**
      * Sagas per status.
      *
-     * @param status a {@code SagaStatus} name
-     * @param count how many
+     * @param byStatus how many sagas are in each {@code SagaStatus} that has any, by name
+     * @param running how many are not terminal: still waiting for a participant, a deadline or a compensation
      */
-    public record StatusCount(String status, long count) {}
+    public record Counts(Map<String, Long> byStatus, long running) {}
 
     private SagaView row(ResultSet rs, int n) throws SQLException {
         Instant started = rs.getTimestamp(5).toInstant();

@@ -1,14 +1,12 @@
 package io.sagaflow.order.fulfilment.adapter.web;
 
 import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
-import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries.StatusCount;
 import io.sagaflow.order.fulfilment.application.InvariantAudit;
 import io.sagaflow.order.fulfilment.application.InvariantAudit.AuditedOrder;
 import io.sagaflow.order.fulfilment.application.InvariantAudit.Findings;
 import io.sagaflow.order.fulfilment.application.InvariantAudit.OrderMoney;
 import io.sagaflow.order.fulfilment.application.InvariantAudit.Reservation;
 import io.sagaflow.order.fulfilment.application.InvariantAudit.Stock;
-import io.sagaflow.order.fulfilment.domain.SagaStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
@@ -91,14 +89,9 @@ public class AuditController {
     @GetMapping("/api/admin/audit")
     @Operation(summary = "Check the invariants across orders, stock and payments")
     public Audit audit() {
-        Map<String, Long> byStatus = new HashMap<>();
-        for (StatusCount count : sagas.countByStatus()) {
-            byStatus.put(count.status(), count.count());
-        }
-        long nonTerminal = byStatus.entrySet().stream()
-                .filter(e -> !SagaStatus.valueOf(e.getKey()).isTerminal())
-                .mapToLong(Map.Entry::getValue)
-                .sum();
+        SagaQueries.Counts counts = sagas.counts();
+        Map<String, Long> byStatus = counts.byStatus();
+        long nonTerminal = counts.running();
 
         StockReport report =
                 inventory.get().uri("/api/admin/audit/stock").retrieve().body(StockReport.class);

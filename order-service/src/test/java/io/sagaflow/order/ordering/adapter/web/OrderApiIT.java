@@ -8,16 +8,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** What the order and saga APIs answer to bad requests: 400 or 404 problem details, never a 500. */
+/** What the order and saga APIs answer to bad requests (400 or 404 problem details, never a 500), and saga counts. */
 @SagaflowIntegrationTest
 class OrderApiIT {
 
@@ -26,6 +28,9 @@ class OrderApiIT {
 
     @Autowired
     JsonMapper json;
+
+    @Autowired
+    JdbcTemplate jdbc;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -76,6 +81,36 @@ class OrderApiIT {
         assertProblem(get("/api/sagas/not-a-uuid"), 400, "INVALID_PARAMETER");
         assertProblem(get("/api/orders/" + UUID.randomUUID()), 404, "ORDER_NOT_FOUND");
         assertProblem(get("/api/sagas/" + UUID.randomUUID()), 404, "SAGA_NOT_FOUND");
+    }
+
+    @Test
+    void sagaCountsAreByStatusWithTheRunningOnesSummed() throws Exception {
+        Map<String, Object> before = counts();
+        for (String status : List.of("RESERVING_STOCK", "COMPENSATING", "CONFIRMED")) {
+            jdbc.update(
+                    "insert into saga_view (saga_id, status, current_step, steps, started_at, updated_at)"
+                            + " values (?, ?, 'X', '[]'::jsonb, now(), now())",
+                    UUID.randomUUID(),
+                    status);
+        }
+
+        Map<String, Object> after = counts();
+        assertThat(((Number) after.get("running")).longValue() - ((Number) before.get("running")).longValue())
+                .isEqualTo(2);
+        assertThat(count(after, "CONFIRMED") - count(before, "CONFIRMED")).isEqualTo(1);
+        assertThat(count(after, "COMPENSATING") - count(before, "COMPENSATING")).isEqualTo(1);
+    }
+
+    private Map<String, Object> counts() throws Exception {
+        HttpResponse<String> response = get("/api/admin/sagas/counts");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return json.readValue(response.body(), new TypeReference<>() {});
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long count(Map<String, Object> counts, String status) {
+        Object n = ((Map<String, Object>) counts.get("byStatus")).get(status);
+        return n == null ? 0 : ((Number) n).longValue();
     }
 
     private void assertProblem(HttpResponse<String> response, int status, String code) {
