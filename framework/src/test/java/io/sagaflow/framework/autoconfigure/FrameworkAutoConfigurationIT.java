@@ -97,19 +97,7 @@ class FrameworkAutoConfigurationIT {
                             == 2);
 
             // The same event again, as a relay that died before marking it would publish it.
-            bus.publish(List.of(new EventMessage(
-                    event.eventId().toString(),
-                    Counter.PUBLISHER,
-                    stream,
-                    1,
-                    "CounterOpened",
-                    1,
-                    ChronoUnit.MICROS.between(Instant.EPOCH, event.occurredAt()),
-                    "corr-42",
-                    null,
-                    null,
-                    null,
-                    "{\"name\":\"c\",\"limit\":3}")));
+            republish(event, "corr-42", "{\"name\":\"c\",\"limit\":3}");
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> meters.counter(
                                             "sagaflow.consumer.events",
@@ -158,19 +146,7 @@ class FrameworkAutoConfigurationIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 1);
             EventEnvelope<Object> event = handled.getFirst();
 
-            bus.publish(List.of(new EventMessage(
-                    event.eventId().toString(),
-                    Counter.PUBLISHER,
-                    stream,
-                    1,
-                    "CounterOpened",
-                    1,
-                    ChronoUnit.MICROS.between(Instant.EPOCH, event.occurredAt()),
-                    "c",
-                    null,
-                    null,
-                    null,
-                    "{\"name\":\"d\",\"limit\":1}")));
+            republish(event, "c", "{\"name\":\"d\",\"limit\":1}");
             await().atMost(Duration.ofSeconds(20)).until(() -> handled.size() == 2);
 
             assertThat(handled.get(1).eventId()).isEqualTo(event.eventId());
@@ -194,6 +170,23 @@ class FrameworkAutoConfigurationIT {
         } finally {
             subscription.cancel();
         }
+    }
+
+    /** Publishes {@code event} (a CounterOpened) again, as a relay that died before marking it would. */
+    private void republish(EventEnvelope<Object> event, String correlationId, String payload) {
+        bus.publish(List.of(new EventMessage(
+                event.eventId().toString(),
+                Counter.PUBLISHER,
+                event.streamId(),
+                event.version(),
+                "CounterOpened",
+                1,
+                ChronoUnit.MICROS.between(Instant.EPOCH, event.occurredAt()),
+                correlationId,
+                null,
+                null,
+                null,
+                payload)));
     }
 
     @Test
