@@ -97,7 +97,9 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
                 "errors",
                 e.getConstraintViolations().stream()
                         .map(violation -> Map.of(
-                                "field", lastNode(violation.getPropertyPath().toString()),
+                                "field",
+                                        withoutMethod(
+                                                violation.getPropertyPath().toString()),
                                 "message", String.valueOf(violation.getMessage())))
                         .toList());
         return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
@@ -175,8 +177,11 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
         return known == null ? "HTTP_" + status.value() : known.name();
     }
 
-    /** {@code list.limit} (method, then parameter) names the parameter {@code limit}; a field path stays whole. */
-    private static String lastNode(String path) {
+    /**
+     * A violation's path without its first node, the method: {@code list.limit} is the parameter {@code limit}, and
+     * {@code create.thing.name} the field {@code thing.name}.
+     */
+    private static String withoutMethod(String path) {
         int dot = path.indexOf('.');
         return dot < 0 ? path : path.substring(dot + 1);
     }
