@@ -25,8 +25,8 @@ import java.util.UUID;
 
 /**
  * Compact serializers of what the saga keeps on the order service's cluster: the inbox's keys and entries, and the
- * Jet job's items. Every message crosses Hazelcast's serialization four times (the put, its backup, the journal read
- * and the delete); Java serialization of these records, with its class descriptors and reflection, was a tenth of
+ * Jet job's items. Every message crosses Hazelcast's serialization several times (serialized for the put, deserialized
+ * where the job reads the map's journal, its key serialized again for the delete); Java serialization of these records, with its class descriptors and reflection, was a tenth of
  * the order service's CPU under load (ADR 0020).
  *
  * <p>A message is one flat schema: its kind and the union of the variants' fields, each variant writing the ones it
