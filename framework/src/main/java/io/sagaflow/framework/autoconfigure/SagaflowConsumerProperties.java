@@ -12,6 +12,15 @@ public class SagaflowConsumerProperties {
 
     private Duration initialBackoff = Duration.ofMillis(50);
 
+    /**
+     * Worker threads per batching consumer; each topic's messages go to one of them, in order (ADR 0021). More than
+     * one lets a consumer's topics be handled side by side, at the price of concurrent batches contending for locks.
+     */
+    private int lanes = 1;
+
+    /** The most messages a lane handles in one transaction; it takes what has queued up, up to this many. */
+    private int batchSize = 64;
+
     /** How often shard positions are written. */
     private Duration checkpointInterval = Duration.ofSeconds(1);
 
@@ -34,6 +43,22 @@ public class SagaflowConsumerProperties {
 
     public void setInitialBackoff(Duration initialBackoff) {
         this.initialBackoff = initialBackoff;
+    }
+
+    public int getLanes() {
+        return lanes;
+    }
+
+    public void setLanes(int lanes) {
+        this.lanes = lanes;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
     }
 
     public Duration getCheckpointInterval() {

@@ -165,7 +165,9 @@ public class SagaflowEventStoreAutoConfiguration {
                 serializer,
                 meters.getIfAvailable(SimpleMeterRegistry::new),
                 properties.getMaxAttempts(),
-                properties.getInitialBackoff());
+                properties.getInitialBackoff(),
+                properties.getLanes(),
+                properties.getBatchSize());
     }
 
     @Bean

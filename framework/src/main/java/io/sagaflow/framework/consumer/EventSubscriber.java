@@ -3,6 +3,7 @@ package io.sagaflow.framework.consumer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
@@ -13,6 +14,10 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -20,12 +25,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019): each message
- * of a declared type is deserialised (and upcast), then handled through the {@link IdempotentConsumer}, or, for a
- * consumer that deduplicates {@link Deduplication#BY_HANDLER by itself}, handed to its handler directly. A failing
- * handler is retried with backoff; after {@code maxAttempts} the message is logged and counted as failed so one
- * poison message cannot stall its topic. The publishers' other types are skipped before they cost a deserialisation
- * or a transaction.
+ * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019). The
+ * publishers' other types are skipped before they cost a deserialisation or a transaction.
+ *
+ * <p>A consumer that keeps {@link Deduplication#RECORDED processed-event records} is fed in batches (ADR 0021): the
+ * topic listeners queue each message on one of the consumer's lanes, and a lane handles what has queued up as one
+ * transaction through {@link IdempotentConsumer#processBatch}, then checkpoints past it. If the batch fails, each of its
+ * messages is handled again on its own, so one poison message cannot hold the others back. A consumer that
+ * deduplicates {@link Deduplication#BY_HANDLER by itself} gets each message directly on the listener's thread.
+ *
+ * <p>A message handled on its own that fails is retried with backoff; after {@code maxAttempts} it is logged and
+ * counted as failed so that it cannot stall its topic.
  */
 public final class EventSubscriber {
 
@@ -38,6 +48,8 @@ public final class EventSubscriber {
     private final MeterRegistry meters;
     private final int maxAttempts;
     private final Duration initialBackoff;
+    private final int lanes;
+    private final int batchSize;
 
     public EventSubscriber(
             ReliableTopicEventBus bus,
@@ -46,7 +58,9 @@ public final class EventSubscriber {
             EventSerializer serializer,
             MeterRegistry meters,
             int maxAttempts,
-            Duration initialBackoff) {
+            Duration initialBackoff,
+            int lanes,
+            int batchSize) {
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
@@ -54,6 +68,8 @@ public final class EventSubscriber {
         this.meters = meters;
         this.maxAttempts = maxAttempts;
         this.initialBackoff = initialBackoff;
+        this.lanes = lanes;
+        this.batchSize = batchSize;
     }
 
     /**
@@ -79,18 +95,89 @@ public final class EventSubscriber {
         });
         Set<String> consumed = types.stream().map(EventType::name).collect(Collectors.toUnmodifiableSet());
         Set<String> publishers = types.stream().map(EventType::publisher).collect(Collectors.toUnmodifiableSet());
-        Counter handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
-        Counter duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
-        Counter failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
-        Timer lag = Timer.builder("sagaflow.consumer.lag")
-                .description("Time from an event's append in its service to its handling by this consumer")
-                .tag("consumer", consumer)
-                .publishPercentileHistogram()
-                .register(meters);
-        return bus.subscribe(consumer, publishers, checkpoints, message -> {
-            if (!consumed.contains(message.type())) {
-                return;
+        Delivering delivering = new Delivering(consumer, deduplication, handler);
+        if (deduplication == Deduplication.BY_HANDLER) {
+            return bus.subscribe(consumer, publishers, checkpoints, message -> {
+                if (consumed.contains(message.type())) {
+                    delivering.one(message);
+                }
+            });
+        }
+        ConsumerLanes queued =
+                new ConsumerLanes(consumer, lanes, batchSize, batch -> delivering.batch(batch, consumed));
+        Subscription topics = bus.subscribe(
+                consumer,
+                publishers,
+                checkpoints,
+                (message, topic, sequence) -> queued.enqueue(new Delivery(message, topic, sequence)));
+        return () -> {
+            topics.cancel();
+            queued.stop();
+        };
+    }
+
+    /** One subscription's handling of its messages, with its meters. */
+    private final class Delivering {
+
+        private final String consumer;
+        private final Deduplication deduplication;
+        private final EventHandler handler;
+        private final Counter handled;
+        private final Counter duplicates;
+        private final Counter failed;
+        private final Timer lag;
+
+        Delivering(String consumer, Deduplication deduplication, EventHandler handler) {
+            this.consumer = consumer;
+            this.deduplication = deduplication;
+            this.handler = handler;
+            this.handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
+            this.duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
+            this.failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
+            this.lag = Timer.builder("sagaflow.consumer.lag")
+                    .description("Time from an event's append in its service to its handling by this consumer")
+                    .tag("consumer", consumer)
+                    .publishPercentileHistogram()
+                    .register(meters);
+        }
+
+        /**
+         * Handles the consumed messages of {@code batch} in one transaction (on their own if that fails), then
+         * checkpoints every topic of the batch past its last message, skipped ones included.
+         */
+        void batch(List<Delivery> batch, Set<String> consumed) {
+            List<EventMessage> messages = new ArrayList<>(batch.size());
+            for (Delivery delivery : batch) {
+                if (consumed.contains(delivery.message().type())) {
+                    messages.add(delivery.message());
+                }
             }
+            if (messages.size() == 1) {
+                one(messages.getFirst());
+            } else if (!messages.isEmpty()) {
+                try {
+                    List<EventEnvelope<Object>> envelopes = new ArrayList<>(messages.size());
+                    messages.forEach(message -> envelopes.add(envelope(message)));
+                    Set<UUID> applied = idempotent.processBatch(consumer, envelopes, handler);
+                    for (EventEnvelope<Object> envelope : envelopes) {
+                        counted(envelope, applied.contains(envelope.eventId()));
+                    }
+                } catch (RuntimeException e) {
+                    log.debug(
+                            "consumer {} failed on a batch of {}; handling each on its own",
+                            consumer,
+                            messages.size(),
+                            e);
+                    messages.forEach(this::one);
+                }
+            }
+            Map<String, Long> last = new HashMap<>();
+            batch.forEach(delivery -> last.merge(delivery.topic(), delivery.sequence(), Math::max));
+            last.forEach((topic, sequence) -> checkpoints.remember(consumer, topic, sequence + 1));
+        }
+
+        /** Handles one message, retrying with backoff; gives up after {@code maxAttempts}. */
+        void one(EventMessage message) {
             Duration backoff = initialBackoff;
             for (int attempt = 1; ; attempt++) {
                 try {
@@ -98,10 +185,7 @@ public final class EventSubscriber {
                     boolean applied = deduplication == Deduplication.BY_HANDLER
                             ? handle(handler, envelope)
                             : idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
-                    (applied ? handled : duplicates).increment();
-                    if (applied) {
-                        lag.record(Duration.between(envelope.occurredAt(), Instant.now()));
-                    }
+                    counted(envelope, applied);
                     return;
                 } catch (RuntimeException e) {
                     if (attempt >= maxAttempts) {
@@ -121,7 +205,14 @@ public final class EventSubscriber {
                     backoff = backoff.multipliedBy(2);
                 }
             }
-        });
+        }
+
+        private void counted(EventEnvelope<Object> envelope, boolean applied) {
+            (applied ? handled : duplicates).increment();
+            if (applied) {
+                lag.record(Duration.between(envelope.occurredAt(), Instant.now()));
+            }
+        }
     }
 
     /** Writes the consumers' topic positions; called periodically and at shutdown. */

@@ -1,6 +1,10 @@
 package io.sagaflow.framework.consumer;
 
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -39,6 +43,41 @@ public final class IdempotentConsumer {
             return true;
         });
         return Boolean.TRUE.equals(applied);
+    }
+
+    /**
+     * Handles {@code events} with {@code handler} in one transaction, each unless {@code consumer} already processed
+     * it (an event listed twice is handled once). The records of the whole batch are inserted by one statement, in
+     * the order of their ids, so two batches racing on the same events take their row locks in the same order and
+     * cannot deadlock on them: the later one waits for the earlier one's commit and then skips those events. If any
+     * handler throws, nothing of the batch commits.
+     *
+     * @return the ids of the events whose effects ran and committed; the others were duplicates
+     */
+    public Set<UUID> processBatch(String consumer, List<EventEnvelope<Object>> events, EventHandler handler) {
+        UUID[] ids =
+                events.stream().map(EventEnvelope::eventId).distinct().sorted().toArray(UUID[]::new);
+        return transactions.execute(status -> {
+            Set<UUID> fresh = new HashSet<>(jdbc.query(
+                    connection -> {
+                        var statement =
+                                connection.prepareStatement("insert into consumer_processed_event (consumer, event_id)"
+                                        + " select ?, id from unnest(?::uuid[]) with ordinality as e (id, n)"
+                                        + " order by n on conflict do nothing returning event_id");
+                        statement.setString(1, consumer);
+                        statement.setArray(2, connection.createArrayOf("uuid", ids));
+                        return statement;
+                    },
+                    (rs, row) -> rs.getObject(1, UUID.class)));
+            Set<UUID> applied = new HashSet<>(fresh.size());
+            for (EventEnvelope<Object> event : events) {
+                if (fresh.remove(event.eventId())) {
+                    handler.handle(event);
+                    applied.add(event.eventId());
+                }
+            }
+            return applied;
+        });
     }
 
     /** Whether {@code consumer} has processed {@code eventId} (within the retention window). */

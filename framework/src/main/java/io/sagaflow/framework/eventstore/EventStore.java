@@ -1,6 +1,8 @@
 package io.sagaflow.framework.eventstore;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Append-only storage of event streams.
@@ -22,6 +24,12 @@ public interface EventStore {
 
     /** The events of {@code streamId} from {@code fromVersion} (inclusive) on, in version order. */
     List<EventEnvelope<Object>> readStream(String streamId, long fromVersion);
+
+    /**
+     * The whole of each of {@code streamIds}, in version order, read together; a stream that does not exist maps to
+     * an empty list.
+     */
+    Map<String, List<EventEnvelope<Object>>> readStreams(Collection<String> streamIds);
 
     /** Up to {@code limit} events after {@code after} in global order; empty when the reader is caught up. */
     List<EventEnvelope<Object>> readAll(GlobalPosition after, int limit);

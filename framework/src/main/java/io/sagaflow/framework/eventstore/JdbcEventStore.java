@@ -9,7 +9,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -166,6 +169,28 @@ public final class JdbcEventStore implements EventStore {
                 this::envelope,
                 streamId,
                 fromVersion);
+    }
+
+    @Override
+    public Map<String, List<EventEnvelope<Object>>> readStreams(Collection<String> streamIds) {
+        Map<String, List<EventEnvelope<Object>>> streams = new HashMap<>();
+        streamIds.forEach(id -> streams.put(id, new ArrayList<>()));
+        if (streamIds.isEmpty()) {
+            return streams;
+        }
+        String[] ids = streamIds.toArray(String[]::new);
+        jdbc.query(
+                connection -> {
+                    var statement = connection.prepareStatement("select " + EVENT_COLUMNS
+                            + " from es_event where stream_id = any(?) order by stream_id, version");
+                    statement.setArray(1, connection.createArrayOf("text", ids));
+                    return statement;
+                },
+                rs -> {
+                    EventEnvelope<Object> event = envelope(rs, 0);
+                    streams.get(event.streamId()).add(event);
+                });
+        return streams;
     }
 
     @Override

@@ -84,12 +84,26 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
     /**
      * Subscribes {@code listener} to every shard of each of {@code publishers}, resuming each topic from the sequence
-     * {@code checkpoints} has for {@code consumer}, or from the oldest message still held when there is none.
+     * {@code checkpoints} has for {@code consumer}, or from the oldest message still held when there is none. Each
+     * message's position is remembered just before it is delivered, so a restart redelivers at most the message
+     * being handled.
      *
      * @return the subscription, to cancel on shutdown
      */
     public Subscription subscribe(
             String consumer, Set<String> publishers, CheckpointStore checkpoints, EventMessageListener listener) {
+        return subscribe(consumer, publishers, checkpoints, (message, topic, sequence) -> {
+            checkpoints.remember(consumer, topic, sequence);
+            listener.onMessage(message);
+        });
+    }
+
+    /**
+     * As {@link #subscribe(String, Set, CheckpointStore, EventMessageListener)}, but the listener is told each
+     * message's topic and sequence and remembers positions itself, e.g. only once the message's effects committed.
+     */
+    public Subscription subscribe(
+            String consumer, Set<String> publishers, CheckpointStore checkpoints, PositionedListener listener) {
         if (publishers.isEmpty()) {
             throw new IllegalArgumentException("consumer " + consumer + " subscribes to no publisher");
         }
@@ -101,8 +115,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
                         .headSequence();
                 long resumeFrom = checkpoints.load(consumer, topicName).orElse(head);
                 ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-                UUID id = topic.addMessageListener(
-                        new TopicListener(consumer, topicName, Math.max(resumeFrom, head), checkpoints, listener));
+                UUID id = topic.addMessageListener(new TopicListener(topicName, Math.max(resumeFrom, head), listener));
                 registrations.add(new Registration(topic, id));
             }
         }
@@ -115,6 +128,15 @@ public final class ReliableTopicEventBus implements EventPublisher {
         void onMessage(EventMessage message);
     }
 
+    /**
+     * Receives the messages of one consumer, one topic at a time, in order, with each message's topic and sequence;
+     * must not throw. Resuming the topic from {@code sequence} redelivers this message.
+     */
+    @FunctionalInterface
+    public interface PositionedListener {
+        void onMessage(EventMessage message, String topic, long sequence);
+    }
+
     /** A running subscription. */
     @FunctionalInterface
     public interface Subscription {
@@ -125,28 +147,22 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
     private static final class TopicListener implements ReliableMessageListener<EventMessage> {
 
-        private final String consumer;
         private final String topic;
         private final long initialSequence;
-        private final CheckpointStore checkpoints;
-        private final EventMessageListener delegate;
+        private final PositionedListener delegate;
+        // Hazelcast announces each message's sequence just before delivering it, on the same runner.
+        private volatile long sequence;
 
-        TopicListener(
-                String consumer,
-                String topic,
-                long initialSequence,
-                CheckpointStore checkpoints,
-                EventMessageListener delegate) {
-            this.consumer = consumer;
+        TopicListener(String topic, long initialSequence, PositionedListener delegate) {
             this.topic = topic;
             this.initialSequence = initialSequence;
-            this.checkpoints = checkpoints;
+            this.sequence = initialSequence;
             this.delegate = delegate;
         }
 
         @Override
         public void onMessage(Message<EventMessage> message) {
-            delegate.onMessage(message.getMessageObject());
+            delegate.onMessage(message.getMessageObject(), topic, sequence);
         }
 
         @Override
@@ -157,7 +173,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
         @Override
         public void storeSequence(long sequence) {
             // Called before the message at `sequence` is handled: resuming from it redelivers at most that one.
-            checkpoints.remember(consumer, topic, sequence);
+            this.sequence = sequence;
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.consumer.Deduplication;
@@ -13,6 +14,8 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.hazelcast.SharedCluster;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
@@ -26,9 +29,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -64,6 +71,10 @@ class FrameworkAutoConfigurationIT {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    @SharedCluster
+    HazelcastInstance shared;
 
     @Test
     void anAppendedEventReachesASubscriberOnceEvenWhenDeliveredTwice_andUndeclaredTypesNever() {
@@ -169,6 +180,105 @@ class FrameworkAutoConfigurationIT {
                     .isZero();
         } finally {
             subscription.cancel();
+        }
+    }
+
+    @Test
+    void
+            aBusyConsumerHandlesWhatQueuedUpInOneTransaction_aFailingBatchIsRetriedEventByEvent_andTopicsAreCheckpointedPastIt()
+                    throws Exception {
+        jdbc.execute("create table if not exists batch_effect (stream_id text not null, txid bigint not null)");
+        String prefix = "counter-batch-" + UUID.randomUUID() + "-";
+        CountDownLatch gateEntered = new CountDownLatch(1);
+        CountDownLatch gateOpen = new CountDownLatch(1);
+        AtomicBoolean poisonFailed = new AtomicBoolean();
+        Subscription subscription = subscriber.subscribe("batching-consumer", Set.of(Opened.class), event -> {
+            // A new consumer starts at the oldest message its topics hold: other tests' events come too.
+            if (!event.streamId().startsWith(prefix)) {
+                return;
+            }
+            if (event.streamId().endsWith("gate")) {
+                // Holds the lane, so whatever arrives meanwhile queues up behind it.
+                gateEntered.countDown();
+                awaitQuietly(gateOpen);
+            }
+            jdbc.update("insert into batch_effect (stream_id, txid) values (?, txid_current())", event.streamId());
+            if (event.streamId().endsWith("poison") && poisonFailed.compareAndSet(false, true)) {
+                throw new IllegalStateException("fails the first time, after writing");
+            }
+        });
+        try {
+            // Twenty events queue up behind a held one, then go through together.
+            open(prefix + "gate");
+            assertThat(gateEntered.await(20, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 20; i++) {
+                open(prefix + "a-" + i);
+            }
+            awaitPublished(prefix, 21);
+            gateOpen.countDown();
+            await().atMost(Duration.ofSeconds(20)).until(() -> effects(prefix + "a-%") == 20);
+            assertThat(jdbc.queryForObject(
+                            "select count(distinct txid) from batch_effect where stream_id like ?",
+                            Integer.class,
+                            prefix + "a-%"))
+                    .as("twenty queued events take a few transactions, not twenty")
+                    .isLessThanOrEqualTo(3);
+
+            // A batch with an event that fails once: the batch rolls back, each event is handled on its own.
+            open(prefix + "poison");
+            for (int i = 0; i < 5; i++) {
+                open(prefix + "b-" + i);
+            }
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> effects(prefix + "b-%") == 5 && effects(prefix + "poison") == 1);
+            assertThat(poisonFailed).isTrue();
+            assertThat(jdbc.queryForObject(
+                            "select count(*) from consumer_processed_event p join es_event e on e.event_id = p.event_id"
+                                    + " where p.consumer = 'batching-consumer' and e.stream_id like ?",
+                            Integer.class,
+                            prefix + "%"))
+                    .isEqualTo(27);
+
+            // Every topic's position is past its last message: a restart redelivers nothing handled.
+            subscriber.flushCheckpoints();
+            List<Map<String, Object>> positions = jdbc.queryForList(
+                    "select topic, sequence from consumer_checkpoint where consumer = 'batching-consumer'");
+            assertThat(positions)
+                    .isNotEmpty()
+                    .allSatisfy(position -> assertThat((Long) position.get("sequence"))
+                            .isEqualTo(shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX
+                                                    + position.get("topic"))
+                                            .tailSequence()
+                                    + 1));
+        } finally {
+            gateOpen.countDown();
+            subscription.cancel();
+        }
+    }
+
+    private void open(String stream) {
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("b", 1)), EventMetadata.startingFlow("b"));
+    }
+
+    private void awaitPublished(String streamPrefix, int count) {
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> jdbc.queryForObject(
+                                "select count(*) from outbox where stream_id like ? and published_at is not null",
+                                Integer.class,
+                                streamPrefix + "%")
+                        >= count);
+    }
+
+    private int effects(String streamPattern) {
+        return jdbc.queryForObject(
+                "select count(*) from batch_effect where stream_id like ?", Integer.class, streamPattern);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sagaflow.framework.Stores;
+import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.sample.Counter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -97,6 +102,77 @@ class IdempotentConsumerIT {
     }
 
     @Test
+    void aBatchHandlesEachNewEventOnceInOneTransactionAndSkipsTheProcessedOnes() {
+        UUID before = UUID.randomUUID();
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        consumer.process("batching", before, effect("batching", before));
+        List<Long> transactions = new CopyOnWriteArrayList<>();
+
+        Set<UUID> applied = consumer.processBatch(
+                "batching", List.of(event(first), event(before), event(second), event(first)), event -> {
+                    transactions.add(stores.jdbc().queryForObject("select txid_current()", Long.class));
+                    effect("batching", event.eventId()).run();
+                });
+
+        assertThat(applied).containsExactlyInAnyOrder(first, second);
+        assertThat(transactions).hasSize(2).containsOnly(transactions.getFirst());
+        assertThat(List.of(effects("batching", before), effects("batching", first), effects("batching", second)))
+                .containsOnly(1);
+        assertThat(consumer.processBatch("batching", List.of(event(first), event(second)), event -> {}))
+                .isEmpty();
+    }
+
+    @Test
+    void aFailingHandlerLeavesNothingOfItsBatch() {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        assertThatThrownBy(() -> consumer.processBatch("failing", List.of(event(first), event(second)), event -> {
+                    effect("failing", event.eventId()).run();
+                    if (event.eventId().equals(second)) {
+                        throw new IllegalStateException("handler failed after writing");
+                    }
+                }))
+                .isInstanceOf(IllegalStateException.class);
+
+        assertThat(effects("failing", first)).isZero();
+        assertThat(consumer.hasProcessed("failing", first)).isFalse();
+        assertThat(consumer.hasProcessed("failing", second)).isFalse();
+    }
+
+    @Test
+    void batchesRacingOverTheSameEventsInOppositeOrdersApplyEachOnceWithoutDeadlock() throws Exception {
+        List<EventEnvelope<Object>> events = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            events.add(event(UUID.randomUUID()));
+        }
+        List<EventEnvelope<Object>> reversed = new ArrayList<>(events.reversed());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Set<UUID>>> outcomes = new ArrayList<>();
+            for (List<EventEnvelope<Object>> batch : List.of(events, reversed)) {
+                outcomes.add(pool.submit(() -> {
+                    start.await();
+                    return consumer.processBatch("racing", batch, event -> {
+                        effect("racing", event.eventId()).run();
+                        // Hold the records a while, so the other batch runs into them.
+                        stores.jdbc().execute("select pg_sleep(0.002)");
+                    });
+                }));
+            }
+            start.countDown();
+            int applied = outcomes.get(0).get().size() + outcomes.get(1).get().size();
+            assertThat(applied).isEqualTo(events.size());
+        } finally {
+            pool.shutdownNow();
+        }
+        for (EventEnvelope<Object> event : events) {
+            assertThat(effects("racing", event.eventId())).isEqualTo(1);
+        }
+    }
+
+    @Test
     void prunesRecordsOlderThanTheRetentionOnly() {
         UUID old = UUID.randomUUID();
         UUID recent = UUID.randomUUID();
@@ -111,6 +187,22 @@ class IdempotentConsumerIT {
         assertThat(consumer.prune(Duration.ofDays(1), 1)).isGreaterThanOrEqualTo(1);
         assertThat(consumer.hasProcessed("pruning", old)).isFalse();
         assertThat(consumer.hasProcessed("pruning", recent)).isTrue();
+    }
+
+    private static EventEnvelope<Object> event(UUID id) {
+        return new EventEnvelope<>(
+                id,
+                "counter-1",
+                1,
+                GlobalPosition.START,
+                "CounterOpened",
+                1,
+                Instant.now(),
+                "c",
+                null,
+                null,
+                null,
+                new Counter.Opened("c", 1));
     }
 
     private static Runnable effect(String name, UUID event) {

@@ -15,6 +15,7 @@ import io.sagaflow.framework.sample.Counter.Open;
 import io.sagaflow.framework.sample.Counter.Opened;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -63,6 +64,31 @@ class JdbcEventStoreIT {
         assertThat(events.get(2).globalPosition()).isGreaterThan(first.globalPosition());
         assertThat(store.readStream(stream, 3)).hasSize(1);
         assertThat(store.currentVersion(stream)).isEqualTo(3);
+    }
+
+    @Test
+    void readsSeveralStreamsTogetherEachInVersionOrder() {
+        String first = "counter-" + UUID.randomUUID();
+        String second = "counter-" + UUID.randomUUID();
+        String missing = "counter-" + UUID.randomUUID();
+        store.append(first, ExpectedVersion.noStream(), List.of(new Opened("a", 5)), EventMetadata.newFlow());
+        store.append(second, ExpectedVersion.noStream(), List.of(new Opened("b", 5)), EventMetadata.newFlow());
+        store.append(
+                first,
+                ExpectedVersion.exactly(1),
+                List.of(new Incremented(1), new Incremented(2)),
+                EventMetadata.newFlow());
+
+        Map<String, List<EventEnvelope<Object>>> streams = store.readStreams(List.of(first, second, missing));
+
+        assertThat(streams).containsOnlyKeys(first, second, missing);
+        assertThat(streams.get(first))
+                .extracting(EventEnvelope::payload)
+                .containsExactly(new Opened("a", 5), new Incremented(1), new Incremented(2));
+        assertThat(streams.get(first)).isEqualTo(store.readStream(first, 1));
+        assertThat(streams.get(second)).extracting(EventEnvelope::version).containsExactly(1L);
+        assertThat(streams.get(missing)).isEmpty();
+        assertThat(store.readStreams(List.of())).isEmpty();
     }
 
     @Test
