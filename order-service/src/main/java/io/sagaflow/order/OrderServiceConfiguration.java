@@ -202,8 +202,9 @@ class OrderServiceConfiguration {
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
+            @Value("${sagaflow.order.saga.batch-size:64}") int batchSize,
             @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval) {
-        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism, snapshotInterval);
+        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism, batchSize, snapshotInterval);
     }
 
     @Bean

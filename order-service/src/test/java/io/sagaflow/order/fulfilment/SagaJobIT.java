@@ -3,6 +3,7 @@ package io.sagaflow.order.fulfilment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
@@ -10,7 +11,11 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
+import io.sagaflow.order.fulfilment.application.SagaRunner;
+import io.sagaflow.order.fulfilment.domain.SagaMessage;
 import io.sagaflow.payment.contracts.PaymentContracts;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,17 +23,23 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -58,6 +69,15 @@ class SagaJobIT {
 
     @Autowired
     EventTypeRegistry types;
+
+    @Autowired
+    SagaRunner runner;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    TransactionTemplate transactions;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
@@ -251,6 +271,107 @@ class SagaJobIT {
     }
 
     @Test
+    void answersThatArriveTogetherAreHandledInBatches_eachSagaMovingOnce() throws Exception {
+        List<UUID> orders = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            orders.add(orderIdOf(placeOrder()));
+        }
+        orders.forEach(order -> awaitPublished("OrderPlaced", order));
+        List<EventMessage> answers = new ArrayList<>();
+        for (UUID order : orders) {
+            answers.add(message(
+                    "reservation-" + order,
+                    "StockReserved",
+                    Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2)))));
+        }
+        bus.publish(answers);
+
+        orders.forEach(order -> awaitPublished("PaymentRequested", order));
+        String streams =
+                "{" + String.join(",", orders.stream().map(o -> "order-" + o).toList()) + "}";
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from es_event where stream_id = any(?::text[])"
+                                + " and type = 'PaymentRequested'",
+                        Integer.class,
+                        streams))
+                .as("every saga moved once")
+                .isEqualTo(orders.size());
+        assertThat(jdbc.queryForObject(
+                        "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])"
+                                + " and type = 'PaymentRequested'",
+                        Integer.class,
+                        streams))
+                .as("answers that queued up were decided together")
+                .isLessThan(orders.size());
+    }
+
+    @Test
+    void aBatchDecidesAnOrdersMessagesInTurn_andOneThatLostARaceIsHandledAgainMessageByMessage() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        UUID other = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", order);
+        awaitPublished("OrderPlaced", other);
+
+        // Another replica handles the reservation of `order` and has not committed yet when this batch appends.
+        CountDownLatch appended = new CountDownLatch(1);
+        CountDownLatch commit = new CountDownLatch(1);
+        Thread rival = Thread.ofPlatform()
+                .start(() -> transactions.executeWithoutResult(status -> {
+                    runner.handle("rival", entry(new SagaMessage.StockWasReserved(order)));
+                    appended.countDown();
+                    awaitQuietly(commit);
+                }));
+        assertThat(appended.await(10, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<List<String>> batch = CompletableFuture.supplyAsync(() -> runner.handleBatch(List.of(
+                new SagaRunner.Delivery("m1", entry(new SagaMessage.StockWasReserved(order))),
+                new SagaRunner.Delivery("m2", entry(new SagaMessage.StockWasReserved(other))),
+                new SagaRunner.Delivery(
+                        "m3",
+                        entry(new SagaMessage.PaymentWasCaptured(
+                                other, PaymentContracts.sagaPaymentIdOf(other), new BigDecimal("21.60")))))));
+        Thread.sleep(300);
+        assertThat(batch).as("the batch waits for the rival's lock").isNotDone();
+        commit.countDown();
+        rival.join();
+
+        assertThat(batch.get(20, TimeUnit.SECONDS))
+                .containsExactly("CHARGING_PAYMENT", "CHARGING_PAYMENT", "CONFIRMED");
+        assertThat(typesOf(order)).containsExactly("OrderPlaced", "StockReservationConfirmed", "PaymentRequested");
+        assertThat(typesOf(other))
+                .containsExactly(
+                        "OrderPlaced",
+                        "StockReservationConfirmed",
+                        "PaymentRequested",
+                        "PaymentCaptureConfirmed",
+                        "OrderConfirmed");
+
+        // The same batch again, as after a job restart: nothing moves.
+        assertThat(runner.handleBatch(List.of(
+                        new SagaRunner.Delivery("m1", entry(new SagaMessage.StockWasReserved(order))),
+                        new SagaRunner.Delivery("m2", entry(new SagaMessage.StockWasReserved(other))))))
+                .containsExactly("CHARGING_PAYMENT", "CONFIRMED");
+        assertThat(typesOf(other)).hasSize(5);
+    }
+
+    private List<String> typesOf(UUID order) {
+        return jdbc.queryForList(
+                "select type from es_event where stream_id = ? order by version", String.class, "order-" + order);
+    }
+
+    private static SagaInboxEntry entry(SagaMessage message) {
+        return SagaInboxEntry.of(
+                message, EventMetadata.startingFlow(message.orderId().toString()));
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void badOrdersAreRejectedWithProblemDetails() throws Exception {
         assertThat(send(
                                 "POST",
@@ -312,7 +433,15 @@ class SagaJobIT {
 
     /** Publishes an event in the flow {@code correlationId}, as a participant answering within it would. */
     private void answerIn(String correlationId, String stream, String type, Map<String, Object> payload) {
-        bus.publish(List.of(new EventMessage(
+        bus.publish(List.of(message(correlationId, stream, type, payload)));
+    }
+
+    private EventMessage message(String stream, String type, Map<String, Object> payload) {
+        return message(UUID.randomUUID().toString(), stream, type, payload);
+    }
+
+    private EventMessage message(String correlationId, String stream, String type, Map<String, Object> payload) {
+        return new EventMessage(
                 UUID.randomUUID().toString(),
                 types.get(type).publisher(),
                 stream,
@@ -324,7 +453,7 @@ class SagaJobIT {
                 null,
                 null,
                 null,
-                json.writeValueAsString(payload))));
+                json.writeValueAsString(payload));
     }
 
     private JsonNode get(String path) throws Exception {

@@ -16,7 +16,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,10 +30,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Handles one inbox message of one saga: replays the order's stream into the saga state, asks the saga what the
- * message changes, appends that to the stream with the replayed version as the expected one (PostgreSQL is the
- * commit point), then arms or clears the saga's deadline and removes the message from the inbox. The Jet job calls
- * it for one order at a time; a message handled twice (after a job restart) changes nothing the second time.
+ * Handles inbox messages of sagas: replays the order's stream into the saga state, asks the saga what the message
+ * changes, appends that to the stream with the replayed version as the expected one (PostgreSQL is the commit point),
+ * then arms or clears the saga's deadline and removes the message from the inbox. The Jet job hands it the messages
+ * that queued up, a batch at a time, with one order's messages always in the same processor and in order
+ * ({@link #handleBatch}); a message handled twice (after a job restart) changes nothing the second time.
  */
 public class SagaRunner {
 
@@ -69,6 +74,46 @@ public class SagaRunner {
         this.failures = Counter.builder("sagaflow.saga.handling.failures")
                 .description("Saga messages that failed repeatedly and were redelivered")
                 .register(meters);
+    }
+
+    /** An inbox message and the id it is stored under. */
+    public record Delivery(String messageId, SagaInboxEntry entry) {}
+
+    /**
+     * Handles {@code batch} in one transaction: one read of every stream it touches, then each message in order, a
+     * later message of an order deciding on the state its earlier ones left (ADR 0021). If anything in it fails (a
+     * conflict with a replica, a broken message), nothing of it commits and each message is handled on its own, with
+     * {@link #handleSafely}'s retries. Never throws.
+     *
+     * @return the saga's status after each message, in the batch's order
+     */
+    public List<String> handleBatch(List<Delivery> batch) {
+        if (batch.size() == 1) {
+            return List.of(
+                    handleSafely(batch.getFirst().messageId(), batch.getFirst().entry()));
+        }
+        List<Outcome> outcomes;
+        try {
+            outcomes = transactions.execute(status -> decideAll(batch));
+        } catch (RuntimeException e) {
+            log.debug("a saga batch of {} failed; handling each message on its own", batch.size(), e);
+            return batch.stream()
+                    .map(delivery -> handleSafely(delivery.messageId(), delivery.entry()))
+                    .toList();
+        }
+        Map<UUID, Outcome> lastOfOrder = new LinkedHashMap<>();
+        List<String> statuses = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Outcome outcome = outcomes.get(i);
+            UUID orderId = batch.get(i).entry().message().orderId();
+            measure(outcome);
+            lastOfOrder.put(orderId, outcome);
+            statuses.add(statusOf(outcome));
+        }
+        lastOfOrder.forEach(this::moveDeadline);
+        batch.forEach(delivery ->
+                inbox.remove(delivery.messageId(), delivery.entry().message().orderId()));
+        return statuses;
     }
 
     /**
@@ -129,9 +174,10 @@ public class SagaRunner {
         for (int attempt = 1; ; attempt++) {
             try {
                 Outcome outcome = transactions.execute(status -> decide(stream, entry));
-                followUp(orderId, outcome);
+                measure(outcome);
+                moveDeadline(orderId, outcome);
                 inbox.remove(messageId, orderId);
-                return outcome.after().exists() ? outcome.after().status().name() : "NONE";
+                return statusOf(outcome);
             } catch (ConcurrencyConflictException e) {
                 if (attempt >= MAX_CONFLICT_RETRIES) {
                     throw e;
@@ -142,7 +188,29 @@ public class SagaRunner {
     }
 
     private Outcome decide(String stream, SagaInboxEntry entry) {
-        List<EventEnvelope<Object>> history = events.readStream(stream, 1);
+        return decide(stream, new ArrayList<>(events.readStream(stream, 1)), entry);
+    }
+
+    /** Decides every message of {@code batch}, in order, in the caller's transaction; one outcome per message. */
+    private List<Outcome> decideAll(List<Delivery> batch) {
+        Set<String> streams = new LinkedHashSet<>();
+        batch.forEach(delivery -> streams.add(streamOf(delivery.entry())));
+        Map<String, List<EventEnvelope<Object>>> histories = events.readStreams(streams);
+        List<Outcome> outcomes = new ArrayList<>(batch.size());
+        for (Delivery delivery : batch) {
+            // The history grows with what earlier messages of the batch appended to it.
+            outcomes.add(
+                    decide(streamOf(delivery.entry()), histories.get(streamOf(delivery.entry())), delivery.entry()));
+        }
+        return outcomes;
+    }
+
+    private static String streamOf(SagaInboxEntry entry) {
+        return OrderContracts.ORDER_STREAM + entry.message().orderId();
+    }
+
+    /** Decides {@code entry} on {@code history}, appends what it decides, and adds that to {@code history}. */
+    private Outcome decide(String stream, List<EventEnvelope<Object>> history, SagaInboxEntry entry) {
         List<Object> payloads = new ArrayList<>(history.size());
         history.forEach(event -> payloads.add(event.payload()));
         SagaState before = saga.replay(payloads);
@@ -154,8 +222,10 @@ public class SagaRunner {
                     decided,
                     history.isEmpty() ? null : history.getFirst().occurredAt());
         }
-        events.append(stream, ExpectedVersion.exactly(history.getLast().version()), decided, entry.metadata());
+        EventStore.AppendResult appended =
+                events.append(stream, ExpectedVersion.exactly(history.getLast().version()), decided, entry.metadata());
         recordSteps(history, decided);
+        history.addAll(appended.events());
         SagaState after = before;
         for (DomainEvent event : decided) {
             after = saga.evolve(after, event);
@@ -163,7 +233,12 @@ public class SagaRunner {
         return new Outcome(before, after, decided, history.getFirst().occurredAt());
     }
 
-    private void followUp(UUID orderId, Outcome outcome) {
+    private static String statusOf(Outcome outcome) {
+        return outcome.after().exists() ? outcome.after().status().name() : "NONE";
+    }
+
+    /** Arms or clears the saga's deadline as {@code outcome} left it. */
+    private void moveDeadline(UUID orderId, Outcome outcome) {
         SagaState after = outcome.after();
         if (!after.exists()) {
             return;
@@ -174,6 +249,14 @@ public class SagaRunner {
             // Armed on every message of a running saga: answers may overtake the order's own OrderPlaced (they
             // travel on other streams), and arming is an idempotent write of the same deadline.
             deadlines.arm(orderId, after.deadline());
+        }
+    }
+
+    /** Counts a compensation and times a saga that ended. */
+    private void measure(Outcome outcome) {
+        SagaState after = outcome.after();
+        if (!after.exists()) {
+            return;
         }
         if (outcome.decided().stream().anyMatch(SagaFact.CompensationStarted.class::isInstance)) {
             compensations.increment();

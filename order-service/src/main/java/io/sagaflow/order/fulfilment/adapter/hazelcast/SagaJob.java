@@ -17,13 +17,15 @@ import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
  * member its own partitions), groups the messages by order id so one order's messages are handled one at a time, in
- * order, and hands each to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
+ * order, and hands them in batches to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
  * {@code sagaflow.order.saga.snapshot-interval} (5 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
  * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
  */
@@ -36,17 +38,30 @@ public final class SagaJob {
     /** An inbox message as the job carries it. */
     public record InboxItem(InboxKey key, SagaInboxEntry entry) implements Serializable {}
 
-    /** The pipeline, from its source and sink, so a test can feed it. */
+    /**
+     * The pipeline, from its source and sink, so a test can feed it. Each processor takes what has queued up for it,
+     * up to {@code batchSize} messages, and hands it to the runner as one batch (ADR 0021); it returns only when the
+     * batch is handled, so a processor has one batch in hand at a time and an order's messages, which all reach the
+     * same processor, are handled one after the other.
+     */
     public static Pipeline pipeline(
-            StreamSource<InboxItem> inbox, ServiceFactory<?, SagaRunner> runners, Sink<Object> done, int parallelism) {
+            StreamSource<InboxItem> inbox,
+            ServiceFactory<?, SagaRunner> runners,
+            Sink<Object> done,
+            int parallelism,
+            int batchSize) {
         Pipeline pipeline = Pipeline.create();
         pipeline.readFrom(inbox)
                 .withoutTimestamps()
                 .groupingKey(item -> item.key().orderId())
-                .<SagaRunner, Object>mapUsingService(
+                .<SagaRunner, Object>mapUsingServiceAsyncBatched(
                         runners,
-                        (runner, orderId, item) ->
-                                runner.handleSafely(item.key().messageId(), item.entry()))
+                        batchSize,
+                        (runner, orderIds, items) ->
+                                CompletableFuture.completedFuture(List.copyOf(runner.handleBatch(items.stream()
+                                        .map(item -> new SagaRunner.Delivery(
+                                                item.key().messageId(), item.entry()))
+                                        .toList()))))
                 .setLocalParallelism(parallelism)
                 .writeTo(done);
         return pipeline;
@@ -82,14 +97,16 @@ public final class SagaJob {
     }
 
     /** Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs. */
-    public static Job start(HazelcastInstance member, SagaRunner runner, int parallelism, Duration snapshotInterval) {
+    public static Job start(
+            HazelcastInstance member, SagaRunner runner, int parallelism, int batchSize, Duration snapshotInterval) {
         RUNNERS.put(member.getName(), runner);
         JobConfig config = new JobConfig()
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(snapshotInterval.toMillis());
         return member.getJet()
-                .newJobIfAbsent(pipeline(inboxJournal(), memberRunners(), Sinks.noop(), parallelism), config);
+                .newJobIfAbsent(
+                        pipeline(inboxJournal(), memberRunners(), Sinks.noop(), parallelism, batchSize), config);
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */

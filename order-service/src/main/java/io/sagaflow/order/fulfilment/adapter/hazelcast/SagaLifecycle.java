@@ -16,6 +16,7 @@ public class SagaLifecycle implements SmartLifecycle {
     private final SagaRunner runner;
     private final HazelcastSagaDeadlines deadlines;
     private final int parallelism;
+    private final int batchSize;
     private final Duration snapshotInterval;
     private final SagaQueries sagas;
     private volatile boolean running;
@@ -26,12 +27,14 @@ public class SagaLifecycle implements SmartLifecycle {
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
             int parallelism,
+            int batchSize,
             Duration snapshotInterval) {
         this.sagas = sagas;
         this.member = member;
         this.runner = runner;
         this.deadlines = deadlines;
         this.parallelism = parallelism;
+        this.batchSize = batchSize;
         this.snapshotInterval = snapshotInterval;
     }
 
@@ -43,7 +46,7 @@ public class SagaLifecycle implements SmartLifecycle {
         for (SagaQueries.RunningSaga saga : sagas.running()) {
             deadlines.arm(saga.sagaId(), saga.deadline());
         }
-        SagaJob.start(member, runner, parallelism, snapshotInterval);
+        SagaJob.start(member, runner, parallelism, batchSize, snapshotInterval);
         running = true;
     }
 
