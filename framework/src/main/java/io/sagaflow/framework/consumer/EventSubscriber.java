@@ -160,7 +160,8 @@ public final class EventSubscriber {
                     messages.forEach(message -> envelopes.add(envelope(message)));
                     Set<UUID> applied = idempotent.processBatch(consumer, envelopes, handler);
                     for (EventEnvelope<Object> envelope : envelopes) {
-                        counted(envelope, applied.contains(envelope.eventId()));
+                        // remove: a repeat of an event within the batch is a duplicate too
+                        counted(envelope, applied.remove(envelope.eventId()));
                     }
                 } catch (RuntimeException e) {
                     log.debug(

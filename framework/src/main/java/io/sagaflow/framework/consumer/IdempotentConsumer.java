@@ -52,7 +52,7 @@ public final class IdempotentConsumer {
      * cannot deadlock on them: the later one waits for the earlier one's commit and then skips those events. If any
      * handler throws, nothing of the batch commits.
      *
-     * @return the ids of the events whose effects ran and committed; the others were duplicates
+     * @return the ids of the events whose effects ran and committed (a modifiable set); the others were duplicates
      */
     public Set<UUID> processBatch(String consumer, List<EventEnvelope<Object>> events, EventHandler handler) {
         UUID[] ids =
