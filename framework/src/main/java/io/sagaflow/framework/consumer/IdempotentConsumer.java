@@ -2,7 +2,6 @@ package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,9 +49,8 @@ public final class IdempotentConsumer {
      * Handles {@code events} with {@code handler} in one transaction, each unless {@code consumer} already processed
      * it (an event listed twice is handled once). The records of the whole batch are inserted by one statement, in
      * the order of their ids, so two batches racing on the same events take their row locks in the same order and
-     * cannot deadlock on them: the later one waits for the earlier one's commit and then skips those events. The
-     * handler's {@link EventHandler#beforeBatch} sees the events to handle first. If it or any handler throws, nothing
-     * of the batch commits.
+     * cannot deadlock on them: the later one waits for the earlier one's commit and then skips those events. If any
+     * handler throws, nothing of the batch commits.
      *
      * @return the ids of the events whose effects ran and committed (a modifiable set); the others were duplicates
      */
@@ -71,17 +69,12 @@ public final class IdempotentConsumer {
                         return statement;
                     },
                     (rs, row) -> rs.getObject(1, UUID.class)));
-            List<EventEnvelope<Object>> handled = new ArrayList<>(fresh.size());
+            Set<UUID> applied = new HashSet<>(fresh.size());
             for (EventEnvelope<Object> event : events) {
                 if (fresh.remove(event.eventId())) {
-                    handled.add(event);
+                    handler.handle(event);
+                    applied.add(event.eventId());
                 }
-            }
-            handler.beforeBatch(handled);
-            Set<UUID> applied = new HashSet<>(handled.size());
-            for (EventEnvelope<Object> event : handled) {
-                handler.handle(event);
-                applied.add(event.eventId());
             }
             return applied;
         });

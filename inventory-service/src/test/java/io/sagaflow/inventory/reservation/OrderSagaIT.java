@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventStore;
-import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
@@ -29,20 +28,16 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -74,12 +69,6 @@ class OrderSagaIT {
 
     @Autowired
     IdempotentConsumer processed;
-
-    @Autowired
-    OrderSagaConsumer consumer;
-
-    @Autowired
-    TransactionTemplate transactions;
 
     private InventoryHttp http;
 
@@ -216,60 +205,6 @@ class OrderSagaIT {
     }
 
     @Test
-    void beforeABatchEveryProductItsPlacementsNameIsLockedUntilItCommits() {
-        UUID kettle = product(10);
-        UUID toaster = product(10);
-        UUID spare = product(10);
-        List<EventEnvelope<Object>> batch = List.of(
-                envelope(orderPlaced(UUID.randomUUID(), line(kettle, 1))),
-                envelope(orderPlaced(UUID.randomUUID(), line(toaster, 2), line(kettle, 1))));
-
-        transactions.executeWithoutResult(status -> {
-            consumer.beforeBatch(batch);
-            assertThat(lockableElsewhere(kettle)).isFalse();
-            assertThat(lockableElsewhere(toaster)).isFalse();
-            assertThat(lockableElsewhere(spare)).isTrue();
-        });
-        assertThat(lockableElsewhere(kettle)).isTrue();
-        assertThat(reserved(kettle)).as("locking changes nothing").isZero();
-    }
-
-    /** Whether another connection could lock the product's row at once. */
-    private boolean lockableElsewhere(UUID product) {
-        try {
-            return CompletableFuture.supplyAsync(() -> {
-                        try {
-                            jdbc.queryForList(
-                                    "select product_id from product_view where product_id = ? for update nowait",
-                                    product);
-                            return true;
-                        } catch (DataAccessException e) {
-                            return false;
-                        }
-                    })
-                    .get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static EventEnvelope<Object> envelope(OrderPlaced placed) {
-        return new EventEnvelope<>(
-                UUID.randomUUID(),
-                "order-" + placed.orderId(),
-                1,
-                GlobalPosition.START,
-                "OrderPlaced",
-                1,
-                Instant.now(),
-                "c",
-                null,
-                null,
-                null,
-                placed);
-    }
-
-    @Test
     void theSameMessagePublishedTwiceHasOneEffect() {
         UUID kettle = product(10);
         UUID order = UUID.randomUUID();
@@ -376,10 +311,6 @@ class OrderSagaIT {
     }
 
     private EventMessage placed(UUID order, OrderLine... lines) {
-        return message(order, 1, "OrderPlaced", json.writeValueAsString(orderPlaced(order, lines)));
-    }
-
-    private static OrderPlaced orderPlaced(UUID order, OrderLine... lines) {
         BigDecimal total = BigDecimal.ZERO;
         for (OrderLine line : lines) {
             total = total.add(line.unitPrice().multiply(BigDecimal.valueOf(line.quantity())));
@@ -393,7 +324,7 @@ class OrderSagaIT {
                 total,
                 "1 Main Street",
                 Instant.now().plus(5, ChronoUnit.MINUTES));
-        return placed;
+        return message(order, 1, "OrderPlaced", json.writeValueAsString(placed));
     }
 
     private EventMessage releaseRequested(UUID order, String reason) {

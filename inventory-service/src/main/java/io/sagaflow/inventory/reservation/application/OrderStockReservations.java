@@ -105,21 +105,6 @@ public class OrderStockReservations {
         });
     }
 
-    /**
-     * Locks, until the current transaction ends, every product that {@code placements} name, in one statement and in
-     * ascending id order, so that reserving them one after the other in this transaction waits for no one.
-     */
-    public void lockProductsOf(List<OrderPlaced> placements) {
-        List<UUID> products = placements.stream()
-                .filter(placed -> placed.lines() != null)
-                .flatMap(placed -> placed.lines().stream())
-                .map(OrderLine::productId)
-                .toList();
-        if (!products.isEmpty()) {
-            ledger.lock(products, null);
-        }
-    }
-
     /** Gives back what the order holds and answers once; a release already answered is ignored. */
     public void release(StockReleaseRequested requested, EventMetadata metadata) {
         String reason = requested.reason() == null || requested.reason().isBlank()

@@ -1,6 +1,5 @@
 package io.sagaflow.inventory.reservation.adapter.messaging;
 
-import io.sagaflow.framework.consumer.EventHandler;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
@@ -8,8 +7,6 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.inventory.reservation.application.OrderStockReservations;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.contracts.StockReleaseRequested;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +16,10 @@ import org.springframework.stereotype.Component;
 /**
  * Consumer {@value #CONSUMER}: hands {@link OrderPlaced} and {@link StockReleaseRequested} from the shared topic to
  * {@link OrderStockReservations}, inside the idempotent consumer's transaction, so each event has its effect once.
- * Before a batch of them (ADR 0021) it locks every product the batch's placements name, in one statement and in id
- * order: the batch then waits once for the products that API reservations hold, rather than once per order.
  * Subscribes once the context has started (last phase) and cancels first on shutdown.
  */
 @Component
-public class OrderSagaConsumer implements SmartLifecycle, EventHandler {
+public class OrderSagaConsumer implements SmartLifecycle {
 
     /** The consumer name, the key of its processed events and shard checkpoints. */
     public static final String CONSUMER = "inventory.order-saga";
@@ -46,7 +41,7 @@ public class OrderSagaConsumer implements SmartLifecycle, EventHandler {
     @Override
     public synchronized void start() {
         if (subscription == null) {
-            subscription = subscriber.subscribe(CONSUMER, EVENT_TYPES, this);
+            subscription = subscriber.subscribe(CONSUMER, EVENT_TYPES, this::handle);
         }
     }
 
@@ -63,19 +58,7 @@ public class OrderSagaConsumer implements SmartLifecycle, EventHandler {
         return subscription != null;
     }
 
-    @Override
-    public void beforeBatch(List<EventEnvelope<Object>> events) {
-        List<OrderPlaced> placements = new ArrayList<>();
-        for (EventEnvelope<Object> event : events) {
-            if (event.payload() instanceof OrderPlaced placed && placed.orderId() != null) {
-                placements.add(placed);
-            }
-        }
-        reservations.lockProductsOf(placements);
-    }
-
-    @Override
-    public void handle(EventEnvelope<Object> event) {
+    void handle(EventEnvelope<Object> event) {
         switch (event.payload()) {
             case OrderPlaced placed when placed.orderId() == null -> ignored(event);
             case OrderPlaced placed -> reservations.reserve(placed, EventMetadata.causedBy(event));
