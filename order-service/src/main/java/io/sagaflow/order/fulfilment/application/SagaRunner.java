@@ -110,9 +110,17 @@ public class SagaRunner {
             lastOfOrder.put(orderId, outcome);
             statuses.add(statusOf(outcome));
         }
-        lastOfOrder.forEach(this::moveDeadline);
-        batch.forEach(delivery ->
-                inbox.remove(delivery.messageId(), delivery.entry().message().orderId()));
+        try {
+            lastOfOrder.forEach(this::moveDeadline);
+            batch.forEach(delivery -> inbox.remove(
+                    delivery.messageId(), delivery.entry().message().orderId()));
+        } catch (RuntimeException e) {
+            // The decisions are committed; handling each message again decides nothing new and redoes the rest.
+            log.warn("the deadlines or inbox of a saga batch of {} could not be updated; retrying", batch.size(), e);
+            return batch.stream()
+                    .map(delivery -> handleSafely(delivery.messageId(), delivery.entry()))
+                    .toList();
+        }
         return statuses;
     }
 
