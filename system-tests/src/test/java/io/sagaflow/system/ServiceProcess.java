@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** One service replica (or gateway) as its own JVM, started from its runnable jar, logging to a file. */
 final class ServiceProcess implements AutoCloseable {
@@ -127,11 +130,26 @@ final class ServiceProcess implements AutoCloseable {
         stop();
     }
 
+    private static final Set<Integer> GIVEN_PORTS = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A free port below the test clusters' ports (10 000 and up) and the kernel's ephemeral range (32 768 and up). A
+     * port the kernel hands out for {@code new ServerSocket(0)} is an ephemeral one, which an outgoing connection (a
+     * Hazelcast join, a database connection) may take in the seconds before the service binds it. A port is given
+     * out once per test JVM, since the processes bind theirs only when they start.
+     */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 5_000 + ThreadLocalRandom.current().nextInt(5_000);
+            if (!GIVEN_PORTS.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port)) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IllegalStateException("no free port between 5000 and 9999");
     }
 }
