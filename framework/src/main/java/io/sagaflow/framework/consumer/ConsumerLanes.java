@@ -97,7 +97,9 @@ final class ConsumerLanes {
                     Thread.currentThread().interrupt();
                     return;
                 } catch (RuntimeException e) {
-                    // The handler deals with failures of its own; this is a bug, and the batch is redelivered later.
+                    // The handler deals with failures of its own, so this is a bug. Later batches checkpoint past this
+                    // one, so its messages come again only if the service restarts before those checkpoints are
+                    // written.
                     log.error("consumer lane {} dropped a batch of {} messages", name, batch.size(), e);
                 } finally {
                     batch.clear();
