@@ -22,6 +22,18 @@ public interface EventStore {
      */
     AppendResult append(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata);
 
+    /**
+     * Appends to many streams at once, all or nothing: each of {@code appends} as {@link #append} would, in their
+     * order, in one round trip. A stream may come more than once if each later append expects exactly the version
+     * the earlier one leaves, as a writer that decides twice on one stream in one transaction does.
+     *
+     * @return one result per append, in their order
+     * @throws ConcurrencyConflictException if a stream is not at its expected version. Nothing of the call is kept:
+     *     its transaction rolls back, or, when it joined the caller's, that one is marked rollback-only
+     * @throws IllegalArgumentException if an append is empty, or a stream's appends do not follow on one another
+     */
+    List<AppendResult> appendAll(List<StreamAppend> appends);
+
     /** The events of {@code streamId} from {@code fromVersion} (inclusive) on, in version order. */
     List<EventEnvelope<Object>> readStream(String streamId, long fromVersion);
 
@@ -36,6 +48,14 @@ public interface EventStore {
 
     /** The stream's current version, 0 if it does not exist. */
     long currentVersion(String streamId);
+
+    /** One stream's part of {@link #appendAll}: what {@link #append} takes. */
+    record StreamAppend(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
+
+        public StreamAppend {
+            events = List.copyOf(events);
+        }
+    }
 
     /**
      * The outcome of an append.

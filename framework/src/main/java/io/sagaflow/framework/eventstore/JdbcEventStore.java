@@ -11,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -26,7 +27,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * one with a conditional {@code UPDATE} (or creates it with {@code INSERT … ON CONFLICT DO NOTHING}), so a racing
  * append blocks on the row, then finds the version moved and fails. The check and the insert of the events are one
  * statement (the check a data-modifying CTE the insert reads from), so an append costs one round trip plus the
- * interceptors' (ADR 0017). Global reads use the transaction-id watermark described in ADR 0002.
+ * interceptors' (ADR 0017), and so do the appends of many streams made together ({@link #appendAll}, ADR 0022): the
+ * interceptors then see all their events at once. Global reads use the transaction-id watermark described in ADR
+ * 0002.
  */
 public final class JdbcEventStore implements EventStore {
 
@@ -35,6 +38,44 @@ public final class JdbcEventStore implements EventStore {
     private static final String EVENT_COLUMNS = "stream_id, version, global_sequence, transaction_id::text as txid,"
             + " event_id, type, schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate,"
             + " payload::text";
+
+    /**
+     * One statement, one round trip: the streams' rows move (or are created) in data-modifying CTEs, and the events
+     * are inserted only for the streams whose rows did, numbered back from each stream's new version. A stream
+     * whose version had moved returns no row, hence gets no events: a conflict. The events are inserted in the
+     * order given, so each stream's events take ascending global sequence numbers.
+     */
+    private static final String APPEND = """
+            with batch as (
+                select * from unnest(?::text[], ?::bigint[], ?::bigint[]) as b (stream_id, expected, added)
+            ), moved as (
+                update es_stream s set version = b.expected + b.added, updated_at = now() from batch b
+                where b.expected > 0 and s.stream_id = b.stream_id and s.version = b.expected
+                returning s.stream_id, s.version
+            ), created as (
+                insert into es_stream (stream_id, version) select stream_id, added from batch where expected = 0
+                on conflict do nothing
+                returning stream_id, version
+            ), extended as (
+                insert into es_stream (stream_id, version) select stream_id, added from batch where expected < 0
+                on conflict (stream_id) do update set version = es_stream.version + excluded.version,
+                    updated_at = now()
+                returning stream_id, version
+            ), stream as (
+                select * from moved union all select * from created union all select * from extended
+            )
+            insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at, correlation_id,
+                causation_id, traceparent, tracestate, payload)
+            select e.stream_id, s.version - b.added + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz,
+                e.correlation_id, e.causation_id, e.traceparent, e.tracestate, e.payload::jsonb
+            from unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
+                    ?::text[], ?::text[])
+                with ordinality as e (stream_id, n, event_id, type, schema_version, correlation_id, causation_id,
+                    traceparent, tracestate, payload, ord)
+            join stream s on s.stream_id = e.stream_id
+            join batch b on b.stream_id = e.stream_id
+            order by e.ord
+            returning stream_id, version, global_sequence, transaction_id::text""";
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
@@ -57,109 +98,193 @@ public final class JdbcEventStore implements EventStore {
 
     @Override
     public AppendResult append(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
-        if (events.isEmpty()) {
-            throw new IllegalArgumentException("nothing to append to " + streamId);
-        }
-        return transactions.execute(status -> appendInTransaction(streamId, expected, events, metadata));
+        return appendAll(List.of(new StreamAppend(streamId, expected, events, metadata)))
+                .getFirst();
     }
 
-    private AppendResult appendInTransaction(
-            String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
-        int count = events.size();
-        // One statement, one round trip: the es_stream row moves (or is created) in a data-modifying CTE, and the
-        // events are inserted only from its RETURNING row, numbered back from the stream's new version. A moved
-        // version means no row, hence no events: a conflict.
-        List<Object> args = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("with stream as (");
-        switch (expected) {
-            case ExpectedVersion.Exactly(long version)
-            when version == 0 -> {
-                sql.append("insert into es_stream (stream_id, version) values (?, ?) on conflict do nothing");
-                args.add(streamId);
-                args.add((long) count);
-            }
-            case ExpectedVersion.Exactly(long version) -> {
-                sql.append("update es_stream set version = ?, updated_at = now() where stream_id = ? and version = ?");
-                args.add(version + count);
-                args.add(streamId);
-                args.add(version);
-            }
-            case ExpectedVersion.Any any -> {
-                sql.append("insert into es_stream (stream_id, version) values (?, ?) on conflict (stream_id)"
-                        + " do update set version = es_stream.version + excluded.version, updated_at = now()");
-                args.add(streamId);
-                args.add((long) count);
-            }
-        }
-        sql.append(" returning version)"
-                + " insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at,"
-                + " correlation_id, causation_id, traceparent, tracestate, payload)"
-                + " select ?, stream.version - ? + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz, ?, ?, ?,"
-                + " ?, e.payload from stream, (values ");
-        Instant occurredAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        args.add(streamId);
-        args.add((long) count);
-        args.add(Timestamp.from(occurredAt));
-        args.add(metadata.correlationId());
-        args.add(metadata.causationId());
-        args.add(metadata.traceparent());
-        args.add(metadata.tracestate());
-        List<UUID> ids = new ArrayList<>(count);
-        List<String> payloads = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            EventType type = serializer.typeOf(events.get(i));
-            UUID eventId = UUID.randomUUID();
-            String payload = serializer.serialize(events.get(i));
-            ids.add(eventId);
-            payloads.add(payload);
-            sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::uuid, ?::text, ?::int, ?::jsonb)");
-            args.add((long) i + 1);
-            args.add(eventId);
-            args.add(type.name());
-            args.add(type.currentVersion());
-            args.add(payload);
-        }
-        sql.append(") as e (n, event_id, type, schema_version, payload)"
-                + " returning version, global_sequence, transaction_id::text");
-        // RETURNING order is not guaranteed: the rows are placed by their versions.
-        SortedMap<Long, GlobalPosition> positions = new TreeMap<>();
-        jdbc.query(
-                sql.toString(),
-                rs -> {
-                    positions.put(rs.getLong(1), new GlobalPosition(Long.parseLong(rs.getString(3)), rs.getLong(2)));
-                },
-                args.toArray());
-        if (positions.isEmpty()) {
-            long expectedVersion = expected instanceof ExpectedVersion.Exactly(long version) ? version : 0;
-            throw new ConcurrencyConflictException(streamId, expectedVersion, currentVersion(streamId));
-        }
-        long firstVersion = positions.firstKey();
+    @Override
+    public List<AppendResult> appendAll(List<StreamAppend> appends) {
+        Map<String, StreamWrite> writes = writesOf(appends);
+        return transactions.execute(status -> appendInTransaction(appends, writes));
+    }
 
-        List<EventEnvelope<Object>> envelopes = new ArrayList<>(events.size());
-        List<StoredEvent> stored = new ArrayList<>(events.size());
-        for (int i = 0; i < events.size(); i++) {
-            Object event = events.get(i);
-            EventType type = serializer.typeOf(event);
-            EventEnvelope<Object> envelope = new EventEnvelope<>(
-                    ids.get(i),
-                    streamId,
-                    firstVersion + i,
-                    positions.get(firstVersion + i),
-                    type.name(),
-                    type.currentVersion(),
-                    occurredAt,
-                    metadata.correlationId(),
-                    metadata.causationId(),
-                    metadata.traceparent(),
-                    metadata.tracestate(),
-                    event);
-            envelopes.add(envelope);
-            stored.add(new StoredEvent(envelope, payloads.get(i), type.published()));
+    /** What each stream's version moves by: the appends of one stream merged, checked to follow on one another. */
+    private static Map<String, StreamWrite> writesOf(List<StreamAppend> appends) {
+        if (appends.isEmpty()) {
+            throw new IllegalArgumentException("nothing to append");
+        }
+        Map<String, StreamWrite> writes = new LinkedHashMap<>();
+        for (StreamAppend append : appends) {
+            if (append.events().isEmpty()) {
+                throw new IllegalArgumentException("nothing to append to " + append.streamId());
+            }
+            StreamWrite earlier = writes.get(append.streamId());
+            if (earlier == null) {
+                writes.put(
+                        append.streamId(),
+                        new StreamWrite(append.expected(), append.events().size()));
+            } else if (follows(earlier, append.expected())) {
+                writes.put(
+                        append.streamId(),
+                        new StreamWrite(
+                                earlier.expected(),
+                                earlier.added() + append.events().size()));
+            } else {
+                throw new IllegalArgumentException("the appends to " + append.streamId() + " do not follow on one"
+                        + " another: " + append.expected() + " after " + earlier);
+            }
+        }
+        return writes;
+    }
+
+    private static boolean follows(StreamWrite earlier, ExpectedVersion next) {
+        return switch (earlier.expected()) {
+            case ExpectedVersion.Any any -> next instanceof ExpectedVersion.Any;
+            case ExpectedVersion.Exactly(long version) ->
+                next instanceof ExpectedVersion.Exactly(long nextVersion) && nextVersion == version + earlier.added();
+        };
+    }
+
+    private List<AppendResult> appendInTransaction(List<StreamAppend> appends, Map<String, StreamWrite> writes) {
+        int streams = writes.size();
+        String[] streamIds = new String[streams];
+        Long[] expected = new Long[streams];
+        Long[] added = new Long[streams];
+        int s = 0;
+        for (Map.Entry<String, StreamWrite> write : writes.entrySet()) {
+            streamIds[s] = write.getKey();
+            expected[s] = write.getValue().expected() instanceof ExpectedVersion.Exactly(long version) ? version : -1L;
+            added[s] = (long) write.getValue().added();
+            s++;
+        }
+        int count = appends.stream().mapToInt(append -> append.events().size()).sum();
+        EventRows rows = new EventRows(count);
+        Map<String, Long> numbered = new HashMap<>();
+        for (StreamAppend append : appends) {
+            long n = numbered.getOrDefault(append.streamId(), 0L);
+            for (Object event : append.events()) {
+                rows.add(append.streamId(), ++n, serializer.typeOf(event), serializer.serialize(event), append);
+            }
+            numbered.put(append.streamId(), n);
+        }
+        Instant occurredAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        // (stream, version) -> position; RETURNING order is not guaranteed.
+        Map<String, SortedMap<Long, GlobalPosition>> positions = new HashMap<>();
+        jdbc.query(
+                connection -> {
+                    var statement = connection.prepareStatement(APPEND);
+                    statement.setArray(1, connection.createArrayOf("text", streamIds));
+                    statement.setArray(2, connection.createArrayOf("int8", expected));
+                    statement.setArray(3, connection.createArrayOf("int8", added));
+                    statement.setTimestamp(4, Timestamp.from(occurredAt));
+                    statement.setArray(5, connection.createArrayOf("text", rows.streamIds));
+                    statement.setArray(6, connection.createArrayOf("int8", rows.numbers));
+                    statement.setArray(7, connection.createArrayOf("uuid", rows.eventIds));
+                    statement.setArray(8, connection.createArrayOf("text", rows.types));
+                    statement.setArray(9, connection.createArrayOf("int4", rows.schemaVersions));
+                    statement.setArray(10, connection.createArrayOf("text", rows.correlationIds));
+                    statement.setArray(11, connection.createArrayOf("text", rows.causationIds));
+                    statement.setArray(12, connection.createArrayOf("text", rows.traceparents));
+                    statement.setArray(13, connection.createArrayOf("text", rows.tracestates));
+                    statement.setArray(14, connection.createArrayOf("text", rows.payloads));
+                    return statement;
+                },
+                rs -> {
+                    positions
+                            .computeIfAbsent(rs.getString(1), id -> new TreeMap<>())
+                            .put(rs.getLong(2), new GlobalPosition(Long.parseLong(rs.getString(4)), rs.getLong(3)));
+                });
+        for (Map.Entry<String, StreamWrite> write : writes.entrySet()) {
+            if (!positions.containsKey(write.getKey())) {
+                long expectedVersion =
+                        write.getValue().expected() instanceof ExpectedVersion.Exactly(long version) ? version : 0;
+                throw new ConcurrencyConflictException(write.getKey(), expectedVersion, currentVersion(write.getKey()));
+            }
+        }
+
+        List<AppendResult> results = new ArrayList<>(appends.size());
+        List<StoredEvent> stored = new ArrayList<>(count);
+        int row = 0;
+        for (StreamAppend append : appends) {
+            SortedMap<Long, GlobalPosition> streamPositions = positions.get(append.streamId());
+            // The stream's new versions, numbered back as the statement did.
+            long base =
+                    streamPositions.lastKey() - writes.get(append.streamId()).added();
+            List<EventEnvelope<Object>> envelopes =
+                    new ArrayList<>(append.events().size());
+            for (Object event : append.events()) {
+                long version = base + rows.numbers[row];
+                EventEnvelope<Object> envelope = new EventEnvelope<>(
+                        rows.eventIds[row],
+                        append.streamId(),
+                        version,
+                        streamPositions.get(version),
+                        rows.types[row],
+                        rows.schemaVersions[row],
+                        occurredAt,
+                        append.metadata().correlationId(),
+                        append.metadata().causationId(),
+                        append.metadata().traceparent(),
+                        append.metadata().tracestate(),
+                        event);
+                envelopes.add(envelope);
+                stored.add(new StoredEvent(envelope, rows.payloads[row], rows.published[row]));
+                row++;
+            }
+            results.add(new AppendResult(append.streamId(), envelopes.getLast().version(), List.copyOf(envelopes)));
         }
         for (AppendInterceptor interceptor : interceptors) {
             interceptor.appended(stored);
         }
-        return new AppendResult(streamId, firstVersion + count - 1, List.copyOf(envelopes));
+        return results;
+    }
+
+    /** The merged write of one stream: the version its first append expects, and how many events it adds. */
+    private record StreamWrite(ExpectedVersion expected, int added) {}
+
+    /** The events of an append, column by column, as the statement takes them. */
+    private static final class EventRows {
+        final String[] streamIds;
+        final Long[] numbers;
+        final UUID[] eventIds;
+        final String[] types;
+        final Integer[] schemaVersions;
+        final String[] correlationIds;
+        final String[] causationIds;
+        final String[] traceparents;
+        final String[] tracestates;
+        final String[] payloads;
+        final boolean[] published;
+        private int size;
+
+        EventRows(int count) {
+            streamIds = new String[count];
+            numbers = new Long[count];
+            eventIds = new UUID[count];
+            types = new String[count];
+            schemaVersions = new Integer[count];
+            correlationIds = new String[count];
+            causationIds = new String[count];
+            traceparents = new String[count];
+            tracestates = new String[count];
+            payloads = new String[count];
+            published = new boolean[count];
+        }
+
+        void add(String streamId, long number, EventType type, String payload, StreamAppend append) {
+            streamIds[size] = streamId;
+            numbers[size] = number;
+            eventIds[size] = UUID.randomUUID();
+            types[size] = type.name();
+            schemaVersions[size] = type.currentVersion();
+            correlationIds[size] = append.metadata().correlationId();
+            causationIds[size] = append.metadata().causationId();
+            traceparents[size] = append.metadata().traceparent();
+            tracestates[size] = append.metadata().tracestate();
+            payloads[size] = payload;
+            published[size] = type.published();
+            size++;
+        }
     }
 
     @Override

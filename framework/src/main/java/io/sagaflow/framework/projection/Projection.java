@@ -1,6 +1,7 @@
 package io.sagaflow.framework.projection;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
+import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -14,6 +15,16 @@ public interface Projection {
 
     /** Updates the view for {@code event}; ignores events it does not show. */
     void apply(EventEnvelope<Object> event, JdbcTemplate jdbc);
+
+    /**
+     * Updates the view for {@code events}, in their order: what one append (of one stream or many) wrote. A view
+     * that can update many rows in one statement overrides this; by default each event is applied on its own.
+     */
+    default void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+        for (EventEnvelope<Object> event : events) {
+            apply(event, jdbc);
+        }
+    }
 
     /** Deletes everything the view holds, before a rebuild replays every event into it. */
     void reset(JdbcTemplate jdbc);

@@ -36,9 +36,7 @@ public final class ProjectionRebuilder {
             GlobalPosition position = GlobalPosition.START;
             List<EventEnvelope<Object>> page;
             while (!(page = events.readAllWhileWritesExcluded(position, PAGE)).isEmpty()) {
-                for (EventEnvelope<Object> event : page) {
-                    projection.apply(event, jdbc);
-                }
+                projection.applyAll(page, jdbc);
                 count += page.size();
                 position = page.getLast().globalPosition();
             }

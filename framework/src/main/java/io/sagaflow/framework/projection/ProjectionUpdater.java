@@ -1,10 +1,14 @@
 package io.sagaflow.framework.projection;
 
 import io.sagaflow.framework.eventstore.AppendInterceptor;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Applies every appended event to every {@link Projection}, inside the append's transaction. */
+/**
+ * Applies every appended event to every {@link Projection}, inside the append's transaction: each projection gets
+ * all the events of an append at once ({@link Projection#applyAll}), so it can update its rows together.
+ */
 public final class ProjectionUpdater implements AppendInterceptor {
 
     private final List<Projection> projections;
@@ -17,10 +21,10 @@ public final class ProjectionUpdater implements AppendInterceptor {
 
     @Override
     public void appended(List<StoredEvent> events) {
-        for (StoredEvent event : events) {
-            for (Projection projection : projections) {
-                projection.apply(event.envelope(), jdbc);
-            }
+        List<EventEnvelope<Object>> envelopes =
+                events.stream().map(StoredEvent::envelope).toList();
+        for (Projection projection : projections) {
+            projection.applyAll(envelopes, jdbc);
         }
     }
 }

@@ -92,6 +92,123 @@ class JdbcEventStoreIT {
     }
 
     @Test
+    void appendsToManyStreamsInOneCallEachAsItsOwnAppendWould() {
+        String fresh = "counter-" + UUID.randomUUID();
+        String existing = "counter-" + UUID.randomUUID();
+        String unchecked = "counter-" + UUID.randomUUID();
+        store.append(existing, ExpectedVersion.noStream(), List.of(new Opened("e", 9)), EventMetadata.newFlow());
+        EventMetadata first = new EventMetadata("corr-a", "cause-a", null, null);
+        EventMetadata second = new EventMetadata("corr-b", "cause-b", "00-trace-span-01", null);
+
+        List<EventStore.AppendResult> results = store.appendAll(List.of(
+                new EventStore.StreamAppend(
+                        fresh, ExpectedVersion.noStream(), List.of(new Opened("f", 9), new Incremented(1)), first),
+                new EventStore.StreamAppend(existing, ExpectedVersion.exactly(1), List.of(new Incremented(2)), first),
+                // A later append to the same stream, following on from the first: its own metadata is kept.
+                new EventStore.StreamAppend(fresh, ExpectedVersion.exactly(2), List.of(new Incremented(3)), second),
+                new EventStore.StreamAppend(unchecked, ExpectedVersion.any(), List.of(new Opened("u", 9)), second)));
+
+        assertThat(results)
+                .extracting(EventStore.AppendResult::streamId, EventStore.AppendResult::nextExpectedVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(fresh, 2L),
+                        org.assertj.core.groups.Tuple.tuple(existing, 2L),
+                        org.assertj.core.groups.Tuple.tuple(fresh, 3L),
+                        org.assertj.core.groups.Tuple.tuple(unchecked, 1L));
+        List<EventEnvelope<Object>> stored = store.readStream(fresh, 1);
+        assertThat(stored)
+                .extracting(EventEnvelope::payload)
+                .containsExactly(new Opened("f", 9), new Incremented(1), new Incremented(3));
+        assertThat(stored).extracting(EventEnvelope::causationId).containsExactly("cause-a", "cause-a", "cause-b");
+        assertThat(stored.get(2).traceparent()).isEqualTo("00-trace-span-01");
+        assertThat(stored)
+                .as("what the call returned is what was stored")
+                .containsExactly(
+                        results.get(0).events().get(0),
+                        results.get(0).events().get(1),
+                        results.get(2).events().getFirst());
+        List<GlobalPosition> positions = results.stream()
+                .flatMap(result -> result.events().stream())
+                .map(EventEnvelope::globalPosition)
+                .toList();
+        assertThat(positions).as("global order follows the order of the call").isSorted();
+        assertThat(store.readStream(existing, 1))
+                .extracting(EventEnvelope::version)
+                .containsExactly(1L, 2L);
+        assertThat(store.currentVersion(unchecked)).isEqualTo(1);
+        assertThat(stores.jdbc()
+                        .queryForList(
+                                "select stream_version from outbox where stream_id = ? order by id", Long.class, fresh))
+                .as("one outbox row per published event")
+                .containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void aConflictOnAnyStreamOfAnAppendToManyKeepsNothingOfIt() {
+        String moved = "counter-" + UUID.randomUUID();
+        String other = "counter-" + UUID.randomUUID();
+        store.append(moved, ExpectedVersion.noStream(), List.of(new Opened("m", 9), new Incremented(1)), flow());
+
+        assertThatThrownBy(() -> store.appendAll(List.of(
+                        new EventStore.StreamAppend(
+                                other, ExpectedVersion.noStream(), List.of(new Opened("o", 9)), flow()),
+                        new EventStore.StreamAppend(
+                                moved, ExpectedVersion.exactly(1), List.of(new Incremented(2)), flow()))))
+                .isInstanceOfSatisfying(ConcurrencyConflictException.class, e -> {
+                    assertThat(e.streamId()).isEqualTo(moved);
+                    assertThat(e.expectedVersion()).isEqualTo(1);
+                    assertThat(e.actualVersion()).isEqualTo(2);
+                });
+        assertThat(store.readStream(other, 1))
+                .as("the stream that did not conflict")
+                .isEmpty();
+        assertThat(store.currentVersion(other)).isZero();
+        assertThat(store.readStream(moved, 1)).hasSize(2);
+
+        // Joined to a caller's transaction, the conflict leaves that transaction unable to commit.
+        String joined = "counter-" + UUID.randomUUID();
+        assertThatThrownBy(() -> stores.transactions().executeWithoutResult(status -> {
+                    try {
+                        store.appendAll(List.of(
+                                new EventStore.StreamAppend(
+                                        joined, ExpectedVersion.noStream(), List.of(new Opened("j", 9)), flow()),
+                                new EventStore.StreamAppend(
+                                        moved, ExpectedVersion.noStream(), List.of(new Opened("m", 9)), flow())));
+                    } catch (ConcurrencyConflictException ignored) {
+                        // a careless caller carries on
+                    }
+                }))
+                .isInstanceOf(org.springframework.transaction.UnexpectedRollbackException.class);
+        assertThat(store.readStream(joined, 1)).isEmpty();
+    }
+
+    @Test
+    void refusesAnAppendToManyWhoseAppendsToOneStreamDoNotFollowOnOneAnother() {
+        String stream = "counter-" + UUID.randomUUID();
+        assertThatThrownBy(() -> store.appendAll(List.of(
+                        new EventStore.StreamAppend(
+                                stream, ExpectedVersion.noStream(), List.of(new Opened("s", 9)), flow()),
+                        new EventStore.StreamAppend(
+                                stream, ExpectedVersion.exactly(3), List.of(new Incremented(1)), flow()))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(stream);
+        assertThatThrownBy(() -> store.appendAll(List.of(
+                        new EventStore.StreamAppend(stream, ExpectedVersion.any(), List.of(new Opened("s", 9)), flow()),
+                        new EventStore.StreamAppend(
+                                stream, ExpectedVersion.exactly(1), List.of(new Incremented(1)), flow()))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.appendAll(
+                        List.of(new EventStore.StreamAppend(stream, ExpectedVersion.noStream(), List.of(), flow()))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.appendAll(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.currentVersion(stream)).isZero();
+    }
+
+    private static EventMetadata flow() {
+        return EventMetadata.newFlow();
+    }
+
+    @Test
     void appendsWithoutACheckAfterWhateverIsThereAndReturnsEachEventsPosition() {
         String stream = "counter-" + UUID.randomUUID();
         EventStore.AppendResult created = store.append(
