@@ -353,6 +353,47 @@ class SagaJobIT {
         assertThat(typesOf(other)).hasSize(5);
     }
 
+    @Test
+    void aBatchAppendsWhatItsMessagesDecideInOneStatement_andTheSagaViewsShowEveryStep() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        UUID other = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", order);
+        awaitPublished("OrderPlaced", other);
+
+        assertThat(runner.handleBatch(List.of(
+                        new SagaRunner.Delivery("b1", entry(new SagaMessage.StockWasReserved(order))),
+                        new SagaRunner.Delivery("b2", entry(new SagaMessage.StockWasReserved(other))),
+                        new SagaRunner.Delivery(
+                                "b3",
+                                entry(new SagaMessage.PaymentWasCaptured(
+                                        order, PaymentContracts.sagaPaymentIdOf(order), new BigDecimal("21.60")))))))
+                .containsExactly("CHARGING_PAYMENT", "CHARGING_PAYMENT", "CONFIRMED");
+
+        assertThat(typesOf(order))
+                .containsExactly(
+                        "OrderPlaced",
+                        "StockReservationConfirmed",
+                        "PaymentRequested",
+                        "PaymentCaptureConfirmed",
+                        "OrderConfirmed");
+        assertThat(jdbc.queryForObject(
+                        "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])"
+                                + " and version > 1",
+                        Integer.class,
+                        "{order-" + order + ",order-" + other + "}"))
+                .as("one transaction for the whole batch")
+                .isEqualTo(1);
+        JsonNode confirmed = get("/api/sagas/" + order);
+        assertThat(confirmed.get("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(confirmed.get("steps").findValuesAsString("name"))
+                .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT", "CONFIRM_ORDER");
+        assertThat(confirmed.get("steps").findValuesAsString("status")).containsOnly("COMPLETED");
+        JsonNode charging = get("/api/sagas/" + other);
+        assertThat(charging.get("status").asString()).isEqualTo("CHARGING_PAYMENT");
+        assertThat(charging.get("steps").findValuesAsString("name"))
+                .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT");
+    }
+
     private List<String> typesOf(UUID order) {
         return jdbc.queryForList(
                 "select type from es_event where stream_id = ? order by version", String.class, "order-" + order);

@@ -7,8 +7,13 @@ import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.contracts.OrderPlaced;
+import io.sagaflow.order.contracts.PaymentRequested;
+import io.sagaflow.order.contracts.RefundRequested;
+import io.sagaflow.order.contracts.StockReleaseRequested;
 import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
 import io.sagaflow.order.fulfilment.domain.SagaFact;
 import io.sagaflow.order.fulfilment.domain.SagaState;
@@ -16,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -195,20 +201,34 @@ public class SagaRunner {
         }
     }
 
+    /** Decides {@code entry} on its saga's stream and appends what it decides, in the caller's transaction. */
     private Outcome decide(String stream, SagaInboxEntry entry) {
-        return decide(stream, new ArrayList<>(events.readStream(stream, 1)), entry);
+        List<StreamAppend> appends = new ArrayList<>(1);
+        Outcome outcome = decide(stream, new History(events.readStream(stream, 1)), entry, appends);
+        if (!appends.isEmpty()) {
+            events.appendAll(appends);
+        }
+        return outcome;
     }
 
-    /** Decides every message of {@code batch}, in order, in the caller's transaction; one outcome per message. */
+    /**
+     * Decides every message of {@code batch}, in order, in the caller's transaction, then appends what they decided
+     * to all their streams in one statement (ADR 0022); one outcome per message.
+     */
     private List<Outcome> decideAll(List<Delivery> batch) {
         Set<String> streams = new LinkedHashSet<>();
         batch.forEach(delivery -> streams.add(streamOf(delivery.entry())));
-        Map<String, List<EventEnvelope<Object>>> histories = events.readStreams(streams);
+        Map<String, History> histories = new HashMap<>();
+        events.readStreams(streams).forEach((stream, read) -> histories.put(stream, new History(read)));
+        List<StreamAppend> appends = new ArrayList<>(batch.size());
         List<Outcome> outcomes = new ArrayList<>(batch.size());
         for (Delivery delivery : batch) {
-            // The history grows with what earlier messages of the batch appended to it.
-            outcomes.add(
-                    decide(streamOf(delivery.entry()), histories.get(streamOf(delivery.entry())), delivery.entry()));
+            // The history grows with what earlier messages of the batch decided for it.
+            String stream = streamOf(delivery.entry());
+            outcomes.add(decide(stream, histories.get(stream), delivery.entry(), appends));
+        }
+        if (!appends.isEmpty()) {
+            events.appendAll(appends);
         }
         return outcomes;
     }
@@ -217,28 +237,25 @@ public class SagaRunner {
         return OrderContracts.ORDER_STREAM + entry.message().orderId();
     }
 
-    /** Decides {@code entry} on {@code history}, appends what it decides, and adds that to {@code history}. */
-    private Outcome decide(String stream, List<EventEnvelope<Object>> history, SagaInboxEntry entry) {
-        List<Object> payloads = new ArrayList<>(history.size());
-        history.forEach(event -> payloads.add(event.payload()));
-        SagaState before = saga.replay(payloads);
-        List<DomainEvent> decided = saga.on(before, entry.message(), clock.instant());
+    /**
+     * Decides {@code entry} on {@code history}, adds what it decides to {@code appends} (expecting the version the
+     * history has reached) and to {@code history}.
+     */
+    private Outcome decide(String stream, History history, SagaInboxEntry entry, List<StreamAppend> appends) {
+        SagaState before = saga.replay(history.payloads);
+        Instant now = clock.instant();
+        List<DomainEvent> decided = saga.on(before, entry.message(), now);
         if (decided.isEmpty()) {
-            return new Outcome(
-                    before,
-                    before,
-                    decided,
-                    history.isEmpty() ? null : history.getFirst().occurredAt());
+            return new Outcome(before, before, decided, history.startedAt());
         }
-        EventStore.AppendResult appended =
-                events.append(stream, ExpectedVersion.exactly(history.getLast().version()), decided, entry.metadata());
-        recordSteps(history, decided);
-        history.addAll(appended.events());
+        appends.add(new StreamAppend(stream, ExpectedVersion.exactly(history.version), decided, entry.metadata()));
+        recordSteps(history, decided, now);
         SagaState after = before;
         for (DomainEvent event : decided) {
+            history.add(event, now);
             after = saga.evolve(after, event);
         }
-        return new Outcome(before, after, decided, history.getFirst().occurredAt());
+        return new Outcome(before, after, decided, history.startedAt());
     }
 
     private static String statusOf(Outcome outcome) {
@@ -280,21 +297,21 @@ public class SagaRunner {
     }
 
     /** Times each step the decided events complete, from the event that started it. */
-    private void recordSteps(List<EventEnvelope<Object>> history, List<DomainEvent> decided) {
-        Instant now = clock.instant();
+    private void recordSteps(History history, List<DomainEvent> decided, Instant now) {
         for (DomainEvent event : decided) {
             switch (event) {
                 case SagaFact.StockReservationConfirmed ok ->
-                    step("reserve_stock", "completed", history, "OrderPlaced", now);
+                    step("reserve_stock", "completed", history, OrderPlaced.class, now);
                 case SagaFact.StockReservationRejected no ->
-                    step("reserve_stock", "failed", history, "OrderPlaced", now);
+                    step("reserve_stock", "failed", history, OrderPlaced.class, now);
                 case SagaFact.PaymentCaptureConfirmed ok ->
-                    step("charge_payment", "completed", history, "PaymentRequested", now);
-                case SagaFact.PaymentRejected no -> step("charge_payment", "failed", history, "PaymentRequested", now);
+                    step("charge_payment", "completed", history, PaymentRequested.class, now);
+                case SagaFact.PaymentRejected no ->
+                    step("charge_payment", "failed", history, PaymentRequested.class, now);
                 case SagaFact.StockReleaseConfirmed ok ->
-                    step("release_stock", "completed", history, "StockReleaseRequested", now);
+                    step("release_stock", "completed", history, StockReleaseRequested.class, now);
                 case SagaFact.RefundConfirmed ok ->
-                    step("refund_payment", "completed", history, "RefundRequested", now);
+                    step("refund_payment", "completed", history, RefundRequested.class, now);
                 default -> {
                     // not the end of a step
                 }
@@ -302,18 +319,44 @@ public class SagaRunner {
         }
     }
 
-    private void step(String step, String outcome, List<EventEnvelope<Object>> history, String startedBy, Instant now) {
-        for (int i = history.size() - 1; i >= 0; i--) {
-            if (history.get(i).type().equals(startedBy)) {
+    private void step(String step, String outcome, History history, Class<?> startedBy, Instant now) {
+        for (int i = history.payloads.size() - 1; i >= 0; i--) {
+            if (startedBy.isInstance(history.payloads.get(i))) {
                 Timer.builder("sagaflow.saga.step")
                         .description("From a saga step's request to its answer")
                         .tag("step", step)
                         .tag("outcome", outcome)
                         .publishPercentileHistogram()
                         .register(meters)
-                        .record(Duration.between(history.get(i).occurredAt(), now));
+                        .record(Duration.between(history.times.get(i), now));
                 return;
             }
+        }
+    }
+
+    /**
+     * What the runner knows of one saga's stream: its events (stored, and decided in this transaction) with when
+     * each happened, and the version they bring the stream to.
+     */
+    private static final class History {
+        final List<Object> payloads = new ArrayList<>();
+        final List<Instant> times = new ArrayList<>();
+        long version;
+
+        History(List<EventEnvelope<Object>> stored) {
+            for (EventEnvelope<Object> event : stored) {
+                add(event.payload(), event.occurredAt());
+            }
+        }
+
+        void add(Object payload, Instant at) {
+            payloads.add(payload);
+            times.add(at);
+            version++;
+        }
+
+        Instant startedAt() {
+            return times.isEmpty() ? null : times.getFirst();
         }
     }
 

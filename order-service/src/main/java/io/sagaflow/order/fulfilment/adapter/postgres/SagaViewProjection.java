@@ -23,7 +23,10 @@ import io.sagaflow.order.fulfilment.domain.SagaStatus;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
@@ -49,116 +52,121 @@ public class SagaViewProjection implements Projection {
 
     @Override
     public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        Instant at = event.occurredAt();
-        switch (event.payload()) {
-            case OrderPlaced placed -> {
-                List<Step> steps = List.of(
-                        new Step("PLACE_ORDER", "COMPLETED", at, at, null),
-                        new Step("RESERVE_STOCK", "IN_PROGRESS", at, null, null));
-                jdbc.update(
-                        "insert into saga_view (saga_id, status, current_step, steps, started_at, deadline, updated_at)"
-                                + " values (?, ?, 'RESERVE_STOCK', ?::jsonb, ?, ?, ?)",
-                        placed.orderId(),
-                        SagaStatus.RESERVING_STOCK.name(),
-                        json.writeValueAsString(steps),
-                        Timestamp.from(at),
-                        Timestamp.from(placed.deadline()),
-                        Timestamp.from(at));
-                cache.invalidateAfterCommit(placed.orderId().toString());
-            }
-            case SagaFact fact -> change(jdbc, fact.orderId(), at, fact);
-            case OrderConfirmed confirmed -> change(jdbc, confirmed.orderId(), at, confirmed);
-            case OrderCancelled cancelled -> change(jdbc, cancelled.orderId(), at, cancelled);
-            default -> {
+        applyAll(List.of(event), jdbc);
+    }
+
+    /**
+     * Inserts the rows of placed orders, then reads the rows the other events change in one query, applies each
+     * saga's events in order and writes the changed rows back in one statement.
+     */
+    @Override
+    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+        Map<UUID, List<EventEnvelope<Object>>> changes = new LinkedHashMap<>();
+        for (EventEnvelope<Object> event : events) {
+            UUID sagaId = switch (event.payload()) {
+                case OrderPlaced placed -> {
+                    insert(jdbc, placed, event.occurredAt());
+                    yield null;
+                }
+                case SagaFact fact -> fact.orderId();
+                case OrderConfirmed confirmed -> confirmed.orderId();
+                case OrderCancelled cancelled -> cancelled.orderId();
                 // requests to participants show as steps through the facts that start them
+                default -> null;
+            };
+            if (sagaId != null) {
+                changes.computeIfAbsent(sagaId, id -> new ArrayList<>()).add(event);
             }
+        }
+        if (!changes.isEmpty()) {
+            change(jdbc, changes);
         }
     }
 
-    private void change(JdbcTemplate jdbc, UUID sagaId, Instant at, Object event) {
-        List<Row> rows = jdbc.query(
-                "select status, current_step, steps::text, deadline, failure_reason from saga_view where saga_id = ?",
-                (rs, n) -> new Row(
-                        rs.getString(1),
-                        rs.getString(2),
-                        new ArrayList<>(json.readValue(rs.getString(3), STEPS)),
-                        rs.getTimestamp(4) == null ? null : rs.getTimestamp(4).toInstant(),
-                        rs.getString(5)),
-                sagaId);
-        if (rows.isEmpty()) {
+    private void insert(JdbcTemplate jdbc, OrderPlaced placed, Instant at) {
+        List<Step> steps = List.of(
+                new Step("PLACE_ORDER", "COMPLETED", at, at, null),
+                new Step("RESERVE_STOCK", "IN_PROGRESS", at, null, null));
+        jdbc.update(
+                "insert into saga_view (saga_id, status, current_step, steps, started_at, deadline, updated_at)"
+                        + " values (?, ?, 'RESERVE_STOCK', ?::jsonb, ?, ?, ?)",
+                placed.orderId(),
+                SagaStatus.RESERVING_STOCK.name(),
+                json.writeValueAsString(steps),
+                Timestamp.from(at),
+                Timestamp.from(placed.deadline()),
+                Timestamp.from(at));
+        cache.invalidateAfterCommit(placed.orderId().toString());
+    }
+
+    private void change(JdbcTemplate jdbc, Map<UUID, List<EventEnvelope<Object>>> changes) {
+        UUID[] ids = changes.keySet().toArray(UUID[]::new);
+        Map<UUID, Row> rows = new HashMap<>();
+        jdbc.query(
+                connection -> {
+                    var statement = connection.prepareStatement("select saga_id, status, current_step, steps::text,"
+                            + " deadline, failure_reason from saga_view where saga_id = any(?)");
+                    statement.setArray(1, connection.createArrayOf("uuid", ids));
+                    return statement;
+                },
+                rs -> {
+                    UUID sagaId = rs.getObject(1, UUID.class);
+                    rows.put(
+                            sagaId,
+                            new Row(
+                                    sagaId,
+                                    rs.getString(2),
+                                    new ArrayList<>(json.readValue(rs.getString(4), STEPS)),
+                                    rs.getTimestamp(5) == null
+                                            ? null
+                                            : rs.getTimestamp(5).toInstant(),
+                                    rs.getString(6)));
+                });
+        List<Row> changed = new ArrayList<>();
+        changes.forEach((sagaId, sagaEvents) -> {
+            Row row = rows.get(sagaId);
+            boolean moved = false;
+            for (EventEnvelope<Object> event : row == null ? List.<EventEnvelope<Object>>of() : sagaEvents) {
+                moved |= row.apply(event.payload(), event.occurredAt());
+            }
+            if (moved) {
+                changed.add(row);
+            }
+        });
+        if (changed.isEmpty()) {
             return;
         }
-        Row row = rows.getFirst();
-        Instant completedAt = null;
-        switch (event) {
-            case StockReservationConfirmed confirmed -> {
-                row.finish("RESERVE_STOCK", "COMPLETED", at, null);
-                row.begin("CHARGE_PAYMENT", at);
-                row.status = SagaStatus.CHARGING_PAYMENT.name();
-            }
-            case StockReservationRejected rejected -> row.finish("RESERVE_STOCK", "FAILED", at, rejected.reason());
-            case PaymentCaptureConfirmed captured -> {
-                row.finish("CHARGE_PAYMENT", "COMPLETED", at, null);
-                row.begin("CONFIRM_ORDER", at);
-            }
-            case PaymentRejected rejected -> row.finish("CHARGE_PAYMENT", "FAILED", at, rejected.reason());
-            case CompensationStarted started -> {
-                row.finish("RESERVE_STOCK", "ABORTED", at, started.reason());
-                row.finish("CHARGE_PAYMENT", "ABORTED", at, started.reason());
-                if (started.releaseStock()) {
-                    row.begin("RELEASE_STOCK", at);
-                }
-                if (started.refundPayment()) {
-                    row.begin("REFUND_PAYMENT", at);
-                }
-                row.status = SagaStatus.COMPENSATING.name();
-                row.deadline = started.deadline();
-                row.failureReason = started.reason();
-            }
-            case CompensationRetried retried -> {
-                row.status = SagaStatus.COMPENSATING.name();
-                row.deadline = retried.deadline();
-                row.note("attempt " + retried.attempt());
-            }
-            case StockReleaseConfirmed released -> row.finish("RELEASE_STOCK", "COMPLETED", at, null);
-            case RefundConfirmed refunded ->
-                row.finish("REFUND_PAYMENT", refunded.refunded() ? "COMPLETED" : "NOT_REQUIRED", at, null);
-            case CompensationFailed failed -> {
-                row.status = SagaStatus.COMPENSATION_FAILED.name();
-                row.deadline = null;
-                row.failureReason = failed.reason();
-            }
-            case SagaDiscarded discarded ->
-                row.note("discarded by " + discarded.operator() + ": " + discarded.reason());
-            case OrderConfirmed confirmed -> {
-                row.finish("CONFIRM_ORDER", "COMPLETED", at, null);
-                row.status = SagaStatus.CONFIRMED.name();
-                row.deadline = null;
-                completedAt = at;
-            }
-            case OrderCancelled cancelled -> {
-                row.status = SagaStatus.CANCELLED.name();
-                row.deadline = null;
-                row.failureReason = cancelled.reason();
-                completedAt = at;
-            }
-            default -> {
-                return;
-            }
+        int size = changed.size();
+        UUID[] sagaIds = new UUID[size];
+        String[][] columns = new String[7][size];
+        for (int i = 0; i < size; i++) {
+            Row row = changed.get(i);
+            sagaIds[i] = row.sagaId;
+            columns[0][i] = row.status;
+            columns[1][i] = row.steps.getLast().name();
+            columns[2][i] = json.writeValueAsString(row.steps);
+            columns[3][i] = row.deadline == null ? null : row.deadline.toString();
+            columns[4][i] = row.failureReason;
+            columns[5][i] = row.completedAt == null ? null : row.completedAt.toString();
+            columns[6][i] = row.updatedAt.toString();
         }
-        jdbc.update(
-                "update saga_view set status = ?, current_step = ?, steps = ?::jsonb, deadline = ?,"
-                        + " failure_reason = ?, completed_at = coalesce(?, completed_at), updated_at = ?"
-                        + " where saga_id = ?",
-                row.status,
-                row.steps.getLast().name(),
-                json.writeValueAsString(row.steps),
-                row.deadline == null ? null : Timestamp.from(row.deadline),
-                row.failureReason,
-                completedAt == null ? null : Timestamp.from(completedAt),
-                Timestamp.from(at),
-                sagaId);
-        cache.invalidateAfterCommit(sagaId.toString());
+        // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
+        jdbc.update(connection -> {
+            var statement = connection.prepareStatement("update saga_view v set status = u.status,"
+                    + " current_step = u.current_step, steps = u.steps::jsonb, deadline = u.deadline::timestamptz,"
+                    + " failure_reason = u.failure_reason,"
+                    + " completed_at = coalesce(u.completed_at::timestamptz, v.completed_at),"
+                    + " updated_at = u.updated_at::timestamptz"
+                    + " from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+                    + " ?::text[]) as u (saga_id, status, current_step, steps, deadline, failure_reason, completed_at,"
+                    + " updated_at) where v.saga_id = u.saga_id");
+            statement.setArray(1, connection.createArrayOf("uuid", sagaIds));
+            for (int c = 0; c < columns.length; c++) {
+                statement.setArray(c + 2, connection.createArrayOf("text", columns[c]));
+            }
+            return statement;
+        });
+        changed.forEach(row -> cache.invalidateAfterCommit(row.sagaId.toString()));
     }
 
     @Override
@@ -167,19 +175,84 @@ public class SagaViewProjection implements Projection {
         cache.clear();
     }
 
+    /** A {@code saga_view} row being changed. */
     private static final class Row {
+        final UUID sagaId;
         String status;
-        final String currentStep;
         final List<Step> steps;
         Instant deadline;
         String failureReason;
+        Instant completedAt;
+        Instant updatedAt;
 
-        Row(String status, String currentStep, List<Step> steps, Instant deadline, String failureReason) {
+        Row(UUID sagaId, String status, List<Step> steps, Instant deadline, String failureReason) {
+            this.sagaId = sagaId;
             this.status = status;
-            this.currentStep = currentStep;
             this.steps = steps;
             this.deadline = deadline;
             this.failureReason = failureReason;
+        }
+
+        /** Applies {@code event}, which happened {@code at}; false if it does not show in the view. */
+        boolean apply(Object event, Instant at) {
+            switch (event) {
+                case StockReservationConfirmed confirmed -> {
+                    finish("RESERVE_STOCK", "COMPLETED", at, null);
+                    begin("CHARGE_PAYMENT", at);
+                    status = SagaStatus.CHARGING_PAYMENT.name();
+                }
+                case StockReservationRejected rejected -> finish("RESERVE_STOCK", "FAILED", at, rejected.reason());
+                case PaymentCaptureConfirmed captured -> {
+                    finish("CHARGE_PAYMENT", "COMPLETED", at, null);
+                    begin("CONFIRM_ORDER", at);
+                }
+                case PaymentRejected rejected -> finish("CHARGE_PAYMENT", "FAILED", at, rejected.reason());
+                case CompensationStarted started -> {
+                    finish("RESERVE_STOCK", "ABORTED", at, started.reason());
+                    finish("CHARGE_PAYMENT", "ABORTED", at, started.reason());
+                    if (started.releaseStock()) {
+                        begin("RELEASE_STOCK", at);
+                    }
+                    if (started.refundPayment()) {
+                        begin("REFUND_PAYMENT", at);
+                    }
+                    status = SagaStatus.COMPENSATING.name();
+                    deadline = started.deadline();
+                    failureReason = started.reason();
+                }
+                case CompensationRetried retried -> {
+                    status = SagaStatus.COMPENSATING.name();
+                    deadline = retried.deadline();
+                    note("attempt " + retried.attempt());
+                }
+                case StockReleaseConfirmed released -> finish("RELEASE_STOCK", "COMPLETED", at, null);
+                case RefundConfirmed refunded ->
+                    finish("REFUND_PAYMENT", refunded.refunded() ? "COMPLETED" : "NOT_REQUIRED", at, null);
+                case CompensationFailed failed -> {
+                    status = SagaStatus.COMPENSATION_FAILED.name();
+                    deadline = null;
+                    failureReason = failed.reason();
+                }
+                case SagaDiscarded discarded ->
+                    note("discarded by " + discarded.operator() + ": " + discarded.reason());
+                case OrderConfirmed confirmed -> {
+                    finish("CONFIRM_ORDER", "COMPLETED", at, null);
+                    status = SagaStatus.CONFIRMED.name();
+                    deadline = null;
+                    completedAt = at;
+                }
+                case OrderCancelled cancelled -> {
+                    status = SagaStatus.CANCELLED.name();
+                    deadline = null;
+                    failureReason = cancelled.reason();
+                    completedAt = at;
+                }
+                default -> {
+                    return false;
+                }
+            }
+            updatedAt = at;
+            return true;
         }
 
         void begin(String name, Instant at) {
