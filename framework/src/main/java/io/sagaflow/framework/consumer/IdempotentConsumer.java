@@ -2,6 +2,7 @@ package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -47,7 +48,8 @@ public final class IdempotentConsumer {
 
     /**
      * Handles {@code events} with {@code handler} in one transaction, each unless {@code consumer} already processed
-     * it (an event listed twice is handled once). The records of the whole batch are inserted by one statement, in
+     * it (an event listed twice is handled once): the new ones go to {@link EventHandler#handleAll} together, in their
+     * order. The records of the whole batch are inserted by one statement, in
      * the order of their ids, so two batches racing on the same events take their row locks in the same order and
      * cannot deadlock on them: the later one waits for the earlier one's commit and then skips those events. If any
      * handler throws, nothing of the batch commits.
@@ -70,11 +72,15 @@ public final class IdempotentConsumer {
                     },
                     (rs, row) -> rs.getObject(1, UUID.class)));
             Set<UUID> applied = new HashSet<>(fresh.size());
+            List<EventEnvelope<Object>> handled = new ArrayList<>(fresh.size());
             for (EventEnvelope<Object> event : events) {
                 if (fresh.remove(event.eventId())) {
-                    handler.handle(event);
+                    handled.add(event);
                     applied.add(event.eventId());
                 }
+            }
+            if (!handled.isEmpty()) {
+                handler.handleAll(handled);
             }
             return applied;
         });
