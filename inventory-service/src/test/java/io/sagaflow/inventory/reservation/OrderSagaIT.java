@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
@@ -17,6 +18,10 @@ import io.sagaflow.inventory.contracts.StockReservationFailed;
 import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
 import io.sagaflow.inventory.reservation.adapter.messaging.OrderSagaConsumer;
+import io.sagaflow.inventory.reservation.application.OrderStockReservations;
+import io.sagaflow.inventory.reservation.application.OrderStockReservations.Release;
+import io.sagaflow.inventory.reservation.application.OrderStockReservations.Request;
+import io.sagaflow.inventory.reservation.application.OrderStockReservations.Reserve;
 import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.contracts.OrderLine;
 import io.sagaflow.order.contracts.OrderPlaced;
@@ -69,6 +74,9 @@ class OrderSagaIT {
 
     @Autowired
     IdempotentConsumer processed;
+
+    @Autowired
+    OrderStockReservations reservations;
 
     private InventoryHttp http;
 
@@ -267,6 +275,101 @@ class OrderSagaIT {
         assertThat(sagaGranted + apiGranted.get()).isEqualTo(units);
         assertThat(reserved(kettle)).isEqualTo(units);
         assertConsistent();
+    }
+
+    @Test
+    void aBatchOfRequestsIsDecidedInOneTransaction_withTheAnswersOfHandlingThemOneAfterAnother() {
+        UUID kettle = product(5);
+        UUID toaster = product(3);
+        UUID kettleAlone = product(5);
+        UUID toasterAlone = product(3);
+        List<UUID> batched = orders(5);
+        List<UUID> alone = orders(5);
+
+        reservations.handleAll(requests(batched, kettle, toaster));
+        requests(alone, kettleAlone, toasterAlone).forEach(request -> reservations.handleAll(List.of(request)));
+
+        for (int i = 0; i < batched.size(); i++) {
+            assertThat(answersOf(batched.get(i), kettle, toaster))
+                    .as("order %d", i)
+                    .isEqualTo(answersOf(alone.get(i), kettleAlone, toasterAlone));
+        }
+        assertThat(answersOf(batched.get(0), kettle, toaster))
+                .containsExactly("StockReserved [K2, T1]", "StockReleased [K2, T1]");
+        assertThat(answersOf(batched.get(1), kettle, toaster))
+                .as("two lines of one product are reserved as one")
+                .containsExactly("StockReserved [K3]");
+        assertThat(answersOf(batched.get(2), kettle, toaster)).containsExactly("StockReservationFailed OUT_OF_STOCK");
+        assertThat(answersOf(batched.get(3), kettle, toaster))
+                .as("reserves what an earlier release in the batch gave back")
+                .containsExactly("StockReserved [K2, T3]");
+        assertThat(answersOf(batched.get(4), kettle, toaster))
+                .containsExactly("StockReleased []", "StockReservationFailed ORDER_CANCELLED");
+        assertThat(reserved(kettle)).isEqualTo(5).isEqualTo(reserved(kettleAlone));
+        assertThat(reserved(toaster)).isEqualTo(3).isEqualTo(reserved(toasterAlone));
+        assertThat(events.currentVersion("product-" + kettle)).isEqualTo(5);
+        assertThat(events.currentVersion("product-" + toaster)).isEqualTo(4);
+        assertThat(jdbc.queryForObject(
+                        "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])"
+                                + " and version > 1",
+                        Integer.class,
+                        "{product-" + kettle + ",product-" + toaster + "}"))
+                .isEqualTo(1);
+        assertConsistent();
+    }
+
+    /**
+     * Order 0 reserves 2 kettles and a toaster; order 1 the last 3 kettles in two lines; order 2 finds none left;
+     * order 0 gives its units back; order 3 takes them and every toaster; order 4 is released before it is placed.
+     */
+    private List<Request> requests(List<UUID> orders, UUID kettle, UUID toaster) {
+        return List.of(
+                reserveOf(orders.get(0), line(kettle, 2), line(toaster, 1)),
+                reserveOf(orders.get(1), line(kettle, 2), line(kettle, 1)),
+                reserveOf(orders.get(2), line(kettle, 1)),
+                new Release(new StockReleaseRequested(orders.get(0), "declined"), metadata(orders.get(0))),
+                reserveOf(orders.get(3), line(kettle, 2), line(toaster, 3)),
+                new Release(new StockReleaseRequested(orders.get(4), "deadline"), metadata(orders.get(4))),
+                reserveOf(orders.get(4), line(toaster, 1)));
+    }
+
+    private Reserve reserveOf(UUID order, OrderLine... lines) {
+        return new Reserve(json.readValue(placed(order, lines).payload(), OrderPlaced.class), metadata(order));
+    }
+
+    private static EventMetadata metadata(UUID order) {
+        return EventMetadata.startingFlow("correlation-" + order);
+    }
+
+    private static List<UUID> orders(int count) {
+        List<UUID> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(UUID.randomUUID());
+        }
+        return orders;
+    }
+
+    /** The order's answers, with its products named K and T so that two batches' answers compare. */
+    private List<String> answersOf(UUID order, UUID kettle, UUID toaster) {
+        return events.readStream("reservation-" + order, 1).stream()
+                .map(event -> switch (event.payload()) {
+                    case StockReserved reserved -> "StockReserved " + lines(reserved.lines(), kettle, toaster);
+                    case StockReleased released -> "StockReleased " + lines(released.lines(), kettle, toaster);
+                    case StockReservationFailed failed -> "StockReservationFailed " + failed.code();
+                    default -> event.type();
+                })
+                .toList();
+    }
+
+    private static String lines(List<ReservedLine> lines, UUID kettle, UUID toaster) {
+        return lines.stream()
+                .map(line -> (line.productId().equals(kettle)
+                                ? "K"
+                                : line.productId().equals(toaster) ? "T" : "?")
+                        + line.quantity())
+                .sorted()
+                .toList()
+                .toString();
     }
 
     private UUID product(int quantityOnHand) {

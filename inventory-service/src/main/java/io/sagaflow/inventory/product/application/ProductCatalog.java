@@ -98,7 +98,8 @@ public class ProductCatalog {
 
     private ProductView change(UUID productId, UUID orderId, ProductCommand command, EventMetadata metadata) {
         return transactions.execute(status -> {
-            LockedProduct product = ledger.lock(Set.of(productId), orderId).get(productId);
+            LockedProduct product = ledger.lock(Set.of(productId), orderId == null ? Set.of() : Set.of(orderId))
+                    .get(productId);
             if (product == null) {
                 throw new ProductNotFound(productId);
             }

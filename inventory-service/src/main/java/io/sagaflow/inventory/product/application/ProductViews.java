@@ -21,8 +21,8 @@ public interface ProductViews {
 
     /**
      * Locks the rows of {@code productIds} ({@code FOR UPDATE}, in ascending id order so two callers never deadlock)
-     * until the current transaction ends and returns their state, with the reservations of {@code orderId} (none if
-     * null). Products that do not exist are absent from the result. Must run inside a transaction.
+     * until the current transaction ends and returns their state, with what each of {@code orderIds} holds of them.
+     * Products that do not exist are absent from the result. Must run inside a transaction.
      */
-    Map<UUID, LockedProduct> lock(Collection<UUID> productIds, UUID orderId);
+    Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds);
 }

@@ -3,12 +3,15 @@ package io.sagaflow.inventory.product.application;
 import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.inventory.contracts.InventoryContracts;
 import io.sagaflow.inventory.product.domain.CreateProduct;
+import io.sagaflow.inventory.product.domain.Product;
 import io.sagaflow.inventory.product.domain.ProductCommand;
 import io.sagaflow.inventory.product.domain.ProductDecider;
 import io.sagaflow.inventory.product.domain.StockRejected;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -45,11 +48,11 @@ public class StockLedger {
      *
      * @throws IllegalStateException outside a transaction, where a lock would be released at once
      */
-    public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, UUID orderId) {
+    public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("products can only be locked inside a transaction");
         }
-        return views.lock(productIds, orderId);
+        return views.lock(productIds, orderIds);
     }
 
     /**
@@ -59,15 +62,32 @@ public class StockLedger {
      * @throws StockRejected if the command breaks the product's rules
      */
     public List<DomainEvent> execute(LockedProduct product, ProductCommand command, EventMetadata metadata) {
-        List<DomainEvent> decided = decider.decide(command, product.state());
-        if (!decided.isEmpty()) {
-            events.append(
-                    streamOf(product.state().productId()),
-                    ExpectedVersion.exactly(product.version()),
-                    decided,
-                    metadata);
+        List<StreamAppend> appends = new ArrayList<>(1);
+        decide(product, command, metadata, appends);
+        if (appends.isEmpty()) {
+            return List.of();
         }
-        return decided;
+        events.appendAll(appends);
+        return appends.getFirst().events().stream().map(DomainEvent.class::cast).toList();
+    }
+
+    /**
+     * Decides {@code command} on the locked {@code product} and adds the append of what it decides to {@code appends},
+     * for the caller to make with the others of its transaction ({@link EventStore#appendAll}).
+     *
+     * @return the product as the decision leaves it, to decide its next command on
+     * @throws StockRejected if the command breaks the product's rules
+     */
+    public LockedProduct decide(
+            LockedProduct product, ProductCommand command, EventMetadata metadata, List<StreamAppend> appends) {
+        List<DomainEvent> decided = decider.decide(command, product.state());
+        if (decided.isEmpty()) {
+            return product;
+        }
+        appends.add(new StreamAppend(
+                streamOf(product.state().productId()), ExpectedVersion.exactly(product.version()), decided, metadata));
+        return new LockedProduct(
+                (Product) decider.evolveAll(product.state(), decided), product.version() + decided.size());
     }
 
     /** Starts the stream of a new product with what {@code create} decides on an empty stream. */

@@ -1,11 +1,10 @@
 package io.sagaflow.inventory.reservation.application;
 
-import io.sagaflow.framework.eventstore.DeciderRepository;
-import io.sagaflow.framework.eventstore.DeciderRepository.Loaded;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
-import io.sagaflow.framework.eventstore.SnapshotStore;
 import io.sagaflow.inventory.contracts.InventoryContracts;
 import io.sagaflow.inventory.contracts.InventoryEvent;
 import io.sagaflow.inventory.contracts.StockReleased;
@@ -19,57 +18,87 @@ import io.sagaflow.inventory.product.domain.ReleaseStock;
 import io.sagaflow.inventory.product.domain.ReservationChannel;
 import io.sagaflow.inventory.product.domain.ReserveStock;
 import io.sagaflow.inventory.reservation.domain.OrderReservation;
+import io.sagaflow.inventory.reservation.domain.OrderReservation.Placement;
 import io.sagaflow.inventory.reservation.domain.OrderReservationDecider;
 import io.sagaflow.inventory.reservation.domain.ProductStock;
 import io.sagaflow.inventory.reservation.domain.ReleaseOrderStock;
-import io.sagaflow.inventory.reservation.domain.ReservationCommand;
 import io.sagaflow.inventory.reservation.domain.ReserveOrderStock;
 import io.sagaflow.order.contracts.OrderLine;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.contracts.StockReleaseRequested;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Answers the order saga's requests, each in one transaction (joining the idempotent consumer's, so the answer and
- * the record that the request was handled commit together):
+ * Answers the order saga's requests, a batch at a time, in one transaction (joining the idempotent consumer's, so
+ * the answers and the record that the requests were handled commit together):
  *
  * <ul>
- *   <li>{@link #reserve}: locks every product of the order (sorted), decides on all of them at once, and appends
- *       either {@code ProductStockReserved} to each product plus {@code StockReserved}, or only
+ *   <li>a reservation ({@link Reserve}) decides on all of the order's products at once and appends either
+ *       {@code ProductStockReserved} to each product plus {@code StockReserved}, or only
  *       {@code StockReservationFailed}: never part of an order;
- *   <li>{@link #release}: appends {@code StockReleased} once, after giving back what each product holds for the
- *       order.
+ *   <li>a release ({@link Release}) appends {@code StockReleased} once, after giving back what each product holds
+ *       for the order.
  * </ul>
  *
- * The reservation stream is appended with the version it was decided on, so two requests of one order handled at
- * once (by two replicas) cannot both answer: the loser rolls back entirely and is retried by the subscriber.
+ * <p>A batch reads every order's reservation stream in one query, locks every product it may touch in one statement
+ * (sorted, as every other writer of stock does), decides the requests in order on the states the earlier ones left,
+ * and appends everything in one statement (ADR 0022): its cost hardly grows with its size, and it holds the product
+ * locks for a few statements, not one round of statements per order. Handling a batch gives the same answers as
+ * handling its requests one after another.
+ *
+ * <p>The reservation streams are appended with the versions they were decided on, so two batches with a request of
+ * one order handled at once (by two replicas) cannot both answer: the loser rolls back entirely and is retried by
+ * the subscriber.
  */
 @Service
 public class OrderStockReservations {
 
     private static final String DEFAULT_RELEASE_REASON = "released at the order's request";
 
+    /** A request of the saga, with the metadata of the message that carried it. */
+    public sealed interface Request {
+
+        UUID orderId();
+
+        EventMetadata metadata();
+    }
+
+    /** Reserve every line of the placed order, or none. */
+    public record Reserve(OrderPlaced placed, EventMetadata metadata) implements Request {
+
+        @Override
+        public UUID orderId() {
+            return placed.orderId();
+        }
+    }
+
+    /** Give back whatever the order holds. */
+    public record Release(StockReleaseRequested requested, EventMetadata metadata) implements Request {
+
+        @Override
+        public UUID orderId() {
+            return requested.orderId();
+        }
+    }
+
     private final StockLedger ledger;
     private final EventStore events;
-    private final DeciderRepository<ReservationCommand, OrderReservation, InventoryEvent> reservations;
     private final OrderReservationDecider decider = new OrderReservationDecider();
     private final TransactionTemplate transactions;
 
     public OrderStockReservations(
-            StockLedger ledger,
-            EventStore events,
-            SnapshotStore snapshots,
-            PlatformTransactionManager transactionManager) {
+            StockLedger ledger, EventStore events, PlatformTransactionManager transactionManager) {
         this.ledger = ledger;
         this.events = events;
-        this.reservations =
-                new DeciderRepository<>(events, snapshots, decider, OrderReservation.class, "OrderReservation", 1, 0);
         this.transactions = new TransactionTemplate(transactionManager);
     }
 
@@ -80,64 +109,140 @@ public class OrderStockReservations {
 
     /** Reserves every line of {@code placed}, or none, and answers; a placement already answered is ignored. */
     public void reserve(OrderPlaced placed, EventMetadata metadata) {
-        List<ReservedLine> lines = placed.lines() == null
-                ? List.of()
-                : placed.lines().stream().map(OrderStockReservations::line).toList();
-        transactions.executeWithoutResult(status -> {
-            Map<UUID, LockedProduct> locked =
-                    ledger.lock(lines.stream().map(ReservedLine::productId).toList(), placed.orderId());
-            Loaded<OrderReservation> reservation = reservations.load(streamOf(placed.orderId()));
-            Map<UUID, ProductStock> stock = new HashMap<>();
-            locked.forEach((productId, product) -> stock.put(productId, stockOf(product.state(), placed.orderId())));
-            List<InventoryEvent> decided =
-                    decider.decide(new ReserveOrderStock(placed.orderId(), lines, stock), reservation.state());
-            for (InventoryEvent event : decided) {
-                if (event instanceof StockReserved reserved) {
-                    for (ReservedLine line : reserved.lines()) {
-                        ledger.execute(
-                                locked.get(line.productId()),
-                                new ReserveStock(placed.orderId(), line.quantity(), ReservationChannel.SAGA),
-                                metadata);
-                    }
-                }
-            }
-            append(placed.orderId(), reservation.version(), decided, metadata);
-        });
+        handleAll(List.of(new Reserve(placed, metadata)));
     }
 
     /** Gives back what the order holds and answers once; a release already answered is ignored. */
     public void release(StockReleaseRequested requested, EventMetadata metadata) {
-        String reason = requested.reason() == null || requested.reason().isBlank()
-                ? DEFAULT_RELEASE_REASON
-                : requested.reason();
+        handleAll(List.of(new Release(requested, metadata)));
+    }
+
+    /** Handles {@code requests} in their order, in one transaction. */
+    public void handleAll(List<Request> requests) {
+        if (requests.isEmpty()) {
+            return;
+        }
         transactions.executeWithoutResult(status -> {
-            Loaded<OrderReservation> reservation = reservations.load(streamOf(requested.orderId()));
-            List<InventoryEvent> decided =
-                    decider.decide(new ReleaseOrderStock(requested.orderId(), reason), reservation.state());
-            for (InventoryEvent event : decided) {
-                if (event instanceof StockReleased released && !released.lines().isEmpty()) {
-                    Map<UUID, LockedProduct> locked = ledger.lock(
-                            released.lines().stream()
-                                    .map(ReservedLine::productId)
-                                    .toList(),
-                            requested.orderId());
-                    for (LockedProduct product : locked.values()) {
-                        // What the product holds now: an API caller may have released part of it meanwhile.
-                        int held = product.state().reservedFor(requested.orderId());
-                        if (held > 0) {
-                            ledger.execute(product, new ReleaseStock(requested.orderId(), held, reason), metadata);
-                        }
-                    }
+            Map<UUID, Reservation> reservations = load(requests);
+            Map<UUID, LockedProduct> products = ledger.lock(productsOf(requests, reservations), reservations.keySet());
+            List<StreamAppend> appends = new ArrayList<>();
+            for (Request request : requests) {
+                Reservation reservation = reservations.get(request.orderId());
+                List<InventoryEvent> decided = switch (request) {
+                    case Reserve reserve -> reserve(reserve, reservation, products, appends);
+                    case Release release -> release(release, reservation, products, appends);
+                };
+                if (!decided.isEmpty()) {
+                    appends.add(new StreamAppend(
+                            streamOf(request.orderId()),
+                            ExpectedVersion.exactly(reservation.version),
+                            decided,
+                            request.metadata()));
+                    reservation.evolve(decided, decider);
                 }
             }
-            append(requested.orderId(), reservation.version(), decided, metadata);
+            if (!appends.isEmpty()) {
+                events.appendAll(appends);
+            }
         });
     }
 
-    private void append(UUID orderId, long version, List<InventoryEvent> decided, EventMetadata metadata) {
-        if (!decided.isEmpty()) {
-            events.append(streamOf(orderId), ExpectedVersion.exactly(version), decided, metadata);
+    private List<InventoryEvent> reserve(
+            Reserve reserve, Reservation reservation, Map<UUID, LockedProduct> products, List<StreamAppend> appends) {
+        UUID orderId = reserve.orderId();
+        List<ReservedLine> lines = reserve.placed().lines() == null
+                ? List.of()
+                : reserve.placed().lines().stream()
+                        .map(OrderStockReservations::line)
+                        .toList();
+        Map<UUID, ProductStock> stock = new HashMap<>();
+        for (ReservedLine line : lines) {
+            LockedProduct product = line.productId() == null ? null : products.get(line.productId());
+            if (product != null) {
+                stock.put(line.productId(), stockOf(product.state(), orderId));
+            }
         }
+        List<InventoryEvent> decided = decider.decide(new ReserveOrderStock(orderId, lines, stock), reservation.state);
+        for (InventoryEvent event : decided) {
+            if (event instanceof StockReserved reserved) {
+                for (ReservedLine line : reserved.lines()) {
+                    products.put(
+                            line.productId(),
+                            ledger.decide(
+                                    products.get(line.productId()),
+                                    new ReserveStock(orderId, line.quantity(), ReservationChannel.SAGA),
+                                    reserve.metadata(),
+                                    appends));
+                }
+            }
+        }
+        return decided;
+    }
+
+    private List<InventoryEvent> release(
+            Release release, Reservation reservation, Map<UUID, LockedProduct> products, List<StreamAppend> appends) {
+        UUID orderId = release.orderId();
+        String reason = release.requested().reason() == null
+                        || release.requested().reason().isBlank()
+                ? DEFAULT_RELEASE_REASON
+                : release.requested().reason();
+        List<InventoryEvent> decided = decider.decide(new ReleaseOrderStock(orderId, reason), reservation.state);
+        for (InventoryEvent event : decided) {
+            if (event instanceof StockReleased released) {
+                for (ReservedLine line : released.lines()) {
+                    LockedProduct product = products.get(line.productId());
+                    // What the product holds now: an API caller may have released part of it meanwhile.
+                    int held = product == null ? 0 : product.state().reservedFor(orderId);
+                    if (held > 0) {
+                        products.put(
+                                line.productId(),
+                                ledger.decide(
+                                        product, new ReleaseStock(orderId, held, reason), release.metadata(), appends));
+                    }
+                }
+            }
+        }
+        return decided;
+    }
+
+    /** The reservation stream of every order of {@code requests}, read in one query. */
+    private Map<UUID, Reservation> load(List<Request> requests) {
+        Map<String, UUID> orders = new HashMap<>();
+        requests.forEach(request -> orders.put(streamOf(request.orderId()), request.orderId()));
+        Map<UUID, Reservation> reservations = new HashMap<>();
+        events.readStreams(orders.keySet()).forEach((stream, stored) -> {
+            Reservation reservation = new Reservation(decider.initialState());
+            for (EventEnvelope<Object> event : stored) {
+                reservation.evolve(List.of((InventoryEvent) event.payload()), decider);
+            }
+            reservations.put(orders.get(stream), reservation);
+        });
+        return reservations;
+    }
+
+    /**
+     * Every product the requests may change: the lines of each placement, and what each order held when the batch
+     * began (a release gives back no more than that, even after a reservation earlier in the batch).
+     */
+    private static Set<UUID> productsOf(List<Request> requests, Map<UUID, Reservation> reservations) {
+        Set<UUID> products = new LinkedHashSet<>();
+        for (Request request : requests) {
+            switch (request) {
+                case Reserve reserve -> {
+                    if (reserve.placed().lines() != null) {
+                        reserve.placed().lines().forEach(line -> products.add(line.productId()));
+                    }
+                }
+                case Release release -> {
+                    OrderReservation state = reservations.get(release.orderId()).state;
+                    if (state.placement() == Placement.RESERVED) {
+                        state.lines().forEach(line -> products.add(line.productId()));
+                    }
+                }
+            }
+        }
+        products.remove(null);
+        return products;
     }
 
     private static ReservedLine line(OrderLine line) {
@@ -147,5 +252,20 @@ public class OrderStockReservations {
     private static ProductStock stockOf(Product product, UUID orderId) {
         return new ProductStock(
                 product.status() == ProductStatus.ACTIVE, product.availableQuantity(), product.reservedFor(orderId));
+    }
+
+    /** An order's reservation as far as the batch has decided it, and the stream version that reflects. */
+    private static final class Reservation {
+        OrderReservation state;
+        long version;
+
+        Reservation(OrderReservation state) {
+            this.state = state;
+        }
+
+        void evolve(List<InventoryEvent> decided, OrderReservationDecider decider) {
+            state = decider.evolveAll(state, decided);
+            version += decided.size();
+        }
     }
 }

@@ -59,7 +59,7 @@ public class JdbcProductViews implements ProductViews {
     }
 
     @Override
-    public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, UUID orderId) {
+    public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds) {
         UUID[] ids = productIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
         if (ids.length == 0) {
             return Map.of();
@@ -75,33 +75,35 @@ public class JdbcProductViews implements ProductViews {
                         rs.getInt("quantity_on_hand"),
                         rs.getInt("quantity_reserved"),
                         rs.getLong("version")));
+        UUID[] orders = orderIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
         // Read after the locks are granted: reservations only change under their product's lock, so this is current.
-        Map<UUID, Integer> held = orderId == null || rows.isEmpty() ? Map.of() : heldFor(orderId, ids);
+        Map<UUID, Map<UUID, Integer>> held = orders.length == 0 || rows.isEmpty() ? Map.of() : heldFor(orders, ids);
         Map<UUID, LockedProduct> locked = new LinkedHashMap<>();
         for (LockedRow row : rows) {
-            Integer quantity = held.get(row.productId());
             Product state = new Product(
                     row.productId(),
                     row.status(),
                     row.quantityOnHand(),
                     row.quantityReserved(),
-                    quantity == null ? Map.of() : Map.of(orderId, quantity));
+                    held.getOrDefault(row.productId(), Map.of()));
             locked.put(row.productId(), new LockedProduct(state, row.version()));
         }
         return locked;
     }
 
-    private Map<UUID, Integer> heldFor(UUID orderId, UUID[] ids) {
-        Map<UUID, Integer> held = new HashMap<>();
+    /** What each of {@code orders} holds, by product. */
+    private Map<UUID, Map<UUID, Integer>> heldFor(UUID[] orders, UUID[] ids) {
+        Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
         jdbc.query(
-                "select product_id, quantity from stock_reservation"
-                        + " where order_id = ? and active and product_id = any(?)",
+                "select product_id, order_id, quantity from stock_reservation"
+                        + " where order_id = any(?) and active and product_id = any(?)",
                 ps -> {
-                    ps.setObject(1, orderId);
+                    ps.setArray(1, uuidArray(ps.getConnection(), orders));
                     ps.setArray(2, uuidArray(ps.getConnection(), ids));
                 },
                 rs -> {
-                    held.put(rs.getObject(1, UUID.class), rs.getInt(2));
+                    held.computeIfAbsent(rs.getObject(1, UUID.class), product -> new HashMap<>())
+                            .put(rs.getObject(2, UUID.class), rs.getInt(3));
                 });
         return held;
     }

@@ -6,11 +6,17 @@ import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.contracts.ProductCreated;
 import io.sagaflow.inventory.product.application.ProductView;
 import io.sagaflow.inventory.product.domain.ProductStatus;
-import io.sagaflow.inventory.product.domain.ProductStockEvent;
 import io.sagaflow.inventory.product.domain.ProductStockReleased;
 import io.sagaflow.inventory.product.domain.ProductStockReplenished;
 import io.sagaflow.inventory.product.domain.ProductStockReserved;
 import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -22,6 +28,18 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class ProductViewProjection implements Projection {
+
+    private static final String RESERVE = "insert into stock_reservation (product_id, order_id, quantity, source,"
+            + " active, reserved_at, updated_at) values (?, ?, ?, ?, true, ?, ?)"
+            + " on conflict (product_id, order_id) do update set"
+            + " quantity = case when stock_reservation.active"
+            + " then stock_reservation.quantity + excluded.quantity else excluded.quantity end,"
+            + " source = excluded.source, active = true, updated_at = excluded.updated_at";
+
+    // Right-hand sides see the row as it was: "active" compares the old quantity.
+    private static final String RELEASE = "update stock_reservation set active = quantity > ?,"
+            + " quantity = case when quantity > ? then quantity - ? else quantity end,"
+            + " updated_at = ? where product_id = ? and order_id = ? and active";
 
     private final ViewCache<ProductView> cache;
 
@@ -36,84 +54,142 @@ public class ProductViewProjection implements Projection {
 
     @Override
     public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        Timestamp at = Timestamp.from(event.occurredAt());
-        switch (event.payload()) {
-            case ProductCreated created -> {
-                jdbc.update(
-                        "insert into product_view (product_id, sku, name, description, price, category, status,"
-                                + " quantity_on_hand, quantity_reserved, version, created_at, updated_at)"
-                                + " values (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                        created.productId(),
-                        created.sku(),
-                        created.name(),
-                        created.description(),
-                        created.price(),
-                        created.category(),
-                        ProductStatus.ACTIVE.name(),
-                        created.quantityOnHand(),
-                        event.version(),
-                        at,
-                        at);
-                cache.invalidateAfterCommit(created.productId().toString());
-            }
-            case ProductStockEvent change -> apply(change, event.version(), at, jdbc);
-            default -> {
-                // Reservation-stream events and consumed events are not part of this view.
-            }
-        }
+        applyAll(List.of(event), jdbc);
     }
 
-    private void apply(ProductStockEvent change, long version, Timestamp at, JdbcTemplate jdbc) {
-        switch (change) {
-            case ProductStockReserved reserved -> {
-                updateProduct(jdbc, reserved.productId(), 0, reserved.quantity(), version, at);
-                jdbc.update(
-                        "insert into stock_reservation (product_id, order_id, quantity, source, active, reserved_at,"
-                                + " updated_at) values (?, ?, ?, ?, true, ?, ?)"
-                                + " on conflict (product_id, order_id) do update set"
-                                + " quantity = case when stock_reservation.active"
-                                + " then stock_reservation.quantity + excluded.quantity else excluded.quantity end,"
-                                + " source = excluded.source, active = true, updated_at = excluded.updated_at",
-                        reserved.productId(),
-                        reserved.orderId(),
-                        reserved.quantity(),
-                        reserved.channel().name(),
-                        at,
-                        at);
+    /**
+     * Inserts created products, then moves each changed product's row once (its quantities by the sum of its
+     * changes, to the last version) in one statement, then changes the reservation rows in the events' order, sent
+     * together.
+     */
+    @Override
+    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+        Map<UUID, ProductChange> products = new LinkedHashMap<>();
+        List<ReservationChange> reservations = new ArrayList<>();
+        for (EventEnvelope<Object> event : events) {
+            Timestamp at = Timestamp.from(event.occurredAt());
+            switch (event.payload()) {
+                case ProductCreated created -> insert(jdbc, created, event.version(), at);
+                case ProductStockReserved reserved -> {
+                    products.computeIfAbsent(reserved.productId(), ProductChange::new)
+                            .add(0, reserved.quantity(), event);
+                    reservations.add(new ReservationChange(
+                            RESERVE,
+                            new Object[] {
+                                reserved.productId(),
+                                reserved.orderId(),
+                                reserved.quantity(),
+                                reserved.channel().name(),
+                                at,
+                                at
+                            },
+                            null));
+                }
+                case ProductStockReleased released -> {
+                    products.computeIfAbsent(released.productId(), ProductChange::new)
+                            .add(0, -released.quantity(), event);
+                    reservations.add(new ReservationChange(
+                            RELEASE,
+                            new Object[] {
+                                released.quantity(),
+                                released.quantity(),
+                                released.quantity(),
+                                at,
+                                released.productId(),
+                                released.orderId()
+                            },
+                            "reservation of order " + released.orderId() + " on " + released.productId()));
+                }
+                case ProductStockReplenished replenished ->
+                    products.computeIfAbsent(replenished.productId(), ProductChange::new)
+                            .add(replenished.quantity(), 0, event);
+                default -> {
+                    // Reservation-stream events and consumed events are not part of this view.
+                }
             }
-            case ProductStockReleased released -> {
-                updateProduct(jdbc, released.productId(), 0, -released.quantity(), version, at);
-                // Right-hand sides see the row as it was: "active" compares the old quantity.
-                int changed = jdbc.update(
-                        "update stock_reservation set active = quantity > ?,"
-                                + " quantity = case when quantity > ? then quantity - ? else quantity end,"
-                                + " updated_at = ? where product_id = ? and order_id = ? and active",
-                        released.quantity(),
-                        released.quantity(),
-                        released.quantity(),
-                        at,
-                        released.productId(),
-                        released.orderId());
-                requireOne(changed, "reservation of order " + released.orderId() + " on " + released.productId());
-            }
-            case ProductStockReplenished replenished ->
-                updateProduct(jdbc, replenished.productId(), replenished.quantity(), 0, version, at);
         }
+        if (!products.isEmpty()) {
+            updateProducts(jdbc, products.values());
+        }
+        changeReservations(jdbc, reservations);
     }
 
-    private void updateProduct(
-            JdbcTemplate jdbc, UUID productId, int onHandDelta, int reservedDelta, long version, Timestamp at) {
-        int changed = jdbc.update(
-                "update product_view set quantity_on_hand = quantity_on_hand + ?,"
-                        + " quantity_reserved = quantity_reserved + ?, version = ?, updated_at = ?"
-                        + " where product_id = ?",
-                onHandDelta,
-                reservedDelta,
+    private void insert(JdbcTemplate jdbc, ProductCreated created, long version, Timestamp at) {
+        jdbc.update(
+                "insert into product_view (product_id, sku, name, description, price, category, status,"
+                        + " quantity_on_hand, quantity_reserved, version, created_at, updated_at)"
+                        + " values (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                created.productId(),
+                created.sku(),
+                created.name(),
+                created.description(),
+                created.price(),
+                created.category(),
+                ProductStatus.ACTIVE.name(),
+                created.quantityOnHand(),
                 version,
                 at,
-                productId);
-        requireOne(changed, "product " + productId);
-        cache.invalidateAfterCommit(productId.toString());
+                at);
+        cache.invalidateAfterCommit(created.productId().toString());
+    }
+
+    private void updateProducts(JdbcTemplate jdbc, Collection<ProductChange> changes) {
+        int size = changes.size();
+        UUID[] ids = new UUID[size];
+        Integer[] onHand = new Integer[size];
+        Integer[] reserved = new Integer[size];
+        Long[] versions = new Long[size];
+        String[] times = new String[size];
+        int i = 0;
+        for (ProductChange change : changes) {
+            ids[i] = change.productId;
+            onHand[i] = change.onHandDelta;
+            reserved[i] = change.reservedDelta;
+            versions[i] = change.version;
+            times[i] = change.at.toString();
+            i++;
+        }
+        // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
+        int changed = jdbc.update(connection -> {
+            var statement = connection.prepareStatement("update product_view p"
+                    + " set quantity_on_hand = p.quantity_on_hand + u.on_hand,"
+                    + " quantity_reserved = p.quantity_reserved + u.reserved, version = u.version,"
+                    + " updated_at = u.at::timestamptz"
+                    + " from unnest(?::uuid[], ?::int[], ?::int[], ?::bigint[], ?::text[])"
+                    + " as u (product_id, on_hand, reserved, version, at) where p.product_id = u.product_id");
+            statement.setArray(1, connection.createArrayOf("uuid", ids));
+            statement.setArray(2, connection.createArrayOf("int4", onHand));
+            statement.setArray(3, connection.createArrayOf("int4", reserved));
+            statement.setArray(4, connection.createArrayOf("int8", versions));
+            statement.setArray(5, connection.createArrayOf("text", times));
+            return statement;
+        });
+        if (changed != size) {
+            throw new IllegalStateException(
+                    "product view out of step with the event store: no row for one of " + Arrays.toString(ids));
+        }
+        changes.forEach(change -> cache.invalidateAfterCommit(change.productId.toString()));
+    }
+
+    /** Runs the reservation changes in order, each run of one kind of statement sent as one JDBC batch. */
+    private static void changeReservations(JdbcTemplate jdbc, List<ReservationChange> changes) {
+        int from = 0;
+        while (from < changes.size()) {
+            String sql = changes.get(from).sql();
+            int to = from;
+            while (to < changes.size() && changes.get(to).sql().equals(sql)) {
+                to++;
+            }
+            List<ReservationChange> run = changes.subList(from, to);
+            int[] counts = jdbc.batchUpdate(
+                    sql, run.stream().map(ReservationChange::args).toList());
+            for (int i = 0; i < counts.length; i++) {
+                if (run.get(i).mustChangeOne() != null) {
+                    requireOne(counts[i], run.get(i).mustChangeOne());
+                }
+            }
+            from = to;
+        }
     }
 
     private static void requireOne(int changed, String what) {
@@ -121,6 +197,35 @@ public class ProductViewProjection implements Projection {
             throw new IllegalStateException("product view out of step with the event store: no row for " + what);
         }
     }
+
+    /** What the events of one append do to one product's row. */
+    private static final class ProductChange {
+        final UUID productId;
+        int onHandDelta;
+        int reservedDelta;
+        long version;
+        Instant at;
+
+        ProductChange(UUID productId) {
+            this.productId = productId;
+        }
+
+        void add(int onHand, int reserved, EventEnvelope<Object> event) {
+            onHandDelta += onHand;
+            reservedDelta += reserved;
+            if (event.version() > version) {
+                version = event.version();
+                at = event.occurredAt();
+            }
+        }
+    }
+
+    /**
+     * A statement on {@code stock_reservation}.
+     *
+     * @param mustChangeOne what it changes, if it must change exactly one row; null otherwise
+     */
+    private record ReservationChange(String sql, Object[] args, String mustChangeOne) {}
 
     @Override
     public void reset(JdbcTemplate jdbc) {
