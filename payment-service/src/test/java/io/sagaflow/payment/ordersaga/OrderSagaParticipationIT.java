@@ -3,7 +3,9 @@ package io.sagaflow.payment.ordersaga;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
@@ -19,6 +21,8 @@ import io.sagaflow.payment.ordersaga.domain.OrderPayment;
 import io.sagaflow.payment.payments.domain.Money;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -54,6 +59,12 @@ class OrderSagaParticipationIT {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    OrderSagaParticipant participant;
+
+    @Autowired
+    TransactionTemplate transactions;
 
     private OrderServiceOutbox orderService;
     private final Queue<EventMessage> publishedByPayment = new ConcurrentLinkedQueue<>();
@@ -188,6 +199,97 @@ class OrderSagaParticipationIT {
         assertThat(publishedByPayment)
                 .noneMatch(message -> message.type().equals("PaymentCaptured")
                         && message.streamId().equals(paymentStream(order)));
+    }
+
+    @Test
+    void aBatchOfRequestsIsDecidedInOneTransaction_withTheAnswersOfHandlingThemOneAfterAnother() {
+        UUID customer = UUID.randomUUID();
+        UUID customerAlone = UUID.randomUUID();
+        List<UUID> batched = orders(8);
+        List<UUID> alone = orders(8);
+
+        transactions.executeWithoutResult(status -> participant.handleAll(requests(batched, customer)));
+        for (EventEnvelope<Object> request : requests(alone, customerAlone)) {
+            transactions.executeWithoutResult(status -> participant.handleAll(List.of(request)));
+        }
+
+        for (int i = 0; i < batched.size(); i++) {
+            assertThat(answers(batched.get(i))).as("order %d", i).isEqualTo(answers(alone.get(i)));
+        }
+        assertThat(answers(batched.get(0))).containsExactly("PaymentInitiated", "PaymentCaptured", "PaymentRefunded");
+        assertThat(answers(batched.get(5)))
+                .as("the sixth payment finds the credit the five before it used up")
+                .containsExactly("PaymentInitiated", "PaymentDeclined");
+        assertThat(answers(batched.get(6)))
+                .as("after the refund earlier in the batch there is room again")
+                .containsExactly("PaymentInitiated", "PaymentCaptured");
+        assertThat(answers(batched.get(7))).containsExactly("RefundNotRequired", "PaymentInitiated", "PaymentDeclined");
+        assertThat(outstanding(customer)).isEqualByComparingTo("40001.00");
+        assertThat(outstanding(customerAlone)).isEqualByComparingTo("40001.00");
+        assertThat(jdbc.queryForObject(
+                        "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])",
+                        Integer.class,
+                        "{"
+                                + String.join(
+                                        ",",
+                                        batched.stream()
+                                                .map(OrderSagaParticipationIT::paymentStream)
+                                                .toList())
+                                + "}"))
+                .isEqualTo(1);
+    }
+
+    /**
+     * Five payments of 10 000.00 use up the credit of 50 000.00; a sixth of 1.00 is declined; the first is refunded;
+     * a seventh of 1.00 is captured; the eighth order's refund is requested before its payment; the second payment
+     * is requested again.
+     */
+    private List<EventEnvelope<Object>> requests(List<UUID> orders, UUID customer) {
+        List<EventEnvelope<Object>> requests = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            requests.add(envelope(new PaymentRequested(orders.get(i), customer, amount("10000.00"))));
+        }
+        requests.add(envelope(new PaymentRequested(orders.get(5), customer, amount("1.00"))));
+        requests.add(envelope(new RefundRequested(orders.get(0), "cancelled")));
+        requests.add(envelope(new PaymentRequested(orders.get(6), customer, amount("1.00"))));
+        requests.add(envelope(new RefundRequested(orders.get(7), "cancelled")));
+        requests.add(envelope(new PaymentRequested(orders.get(7), customer, amount("1.00"))));
+        requests.add(envelope(new PaymentRequested(orders.get(1), customer, amount("10000.00"))));
+        return requests;
+    }
+
+    private static EventEnvelope<Object> envelope(Object request) {
+        UUID order = request instanceof PaymentRequested requested
+                ? requested.orderId()
+                : ((RefundRequested) request).orderId();
+        return new EventEnvelope<>(
+                UUID.randomUUID(),
+                "order-" + order,
+                1,
+                GlobalPosition.START,
+                request.getClass().getSimpleName(),
+                1,
+                Instant.now(),
+                "correlation-" + order,
+                null,
+                null,
+                null,
+                request);
+    }
+
+    private static List<UUID> orders(int count) {
+        List<UUID> orders = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            orders.add(UUID.randomUUID());
+        }
+        return orders;
+    }
+
+    /** The types of the order's refund answer and payment events, in that order. */
+    private List<String> answers(UUID order) {
+        List<String> answers = new ArrayList<>(types(OrderPayment.refundStreamOf(order)));
+        answers.addAll(types(paymentStream(order)));
+        return answers;
     }
 
     private void awaitProcessed(EventMessage... messages) {

@@ -1,5 +1,6 @@
 package io.sagaflow.payment.ordersaga.application;
 
+import java.util.Collection;
 import java.util.UUID;
 
 /**
@@ -10,4 +11,7 @@ public interface OrderLock {
 
     /** Takes the lock of {@code orderId} until the current transaction ends, waiting for it if need be. */
     void lockUntilCommit(UUID orderId);
+
+    /** Takes the locks of {@code orderIds} as {@link #lockUntilCommit(UUID)} does, in one order (no deadlock). */
+    void lockUntilCommit(Collection<UUID> orderIds);
 }

@@ -4,6 +4,7 @@ import io.sagaflow.framework.consumer.EventHandler;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.order.contracts.PaymentRequested;
 import io.sagaflow.order.contracts.RefundRequested;
@@ -12,7 +13,12 @@ import io.sagaflow.payment.ordersaga.domain.RefundDecision;
 import io.sagaflow.payment.payments.application.NewPayment;
 import io.sagaflow.payment.payments.application.PaymentService;
 import io.sagaflow.payment.payments.domain.PaymentState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -58,48 +64,99 @@ public class OrderSagaParticipant implements EventHandler {
 
     @Override
     public void handle(EventEnvelope<Object> event) {
-        switch (event.payload()) {
-            case PaymentRequested requested -> paymentRequested(requested, EventMetadata.causedBy(event));
-            case RefundRequested requested -> refundRequested(requested, EventMetadata.causedBy(event));
-            default -> {
-                // Not among EVENT_TYPES: not delivered.
-            }
-        }
+        handleAll(List.of(event));
     }
 
-    private void paymentRequested(PaymentRequested request, EventMetadata metadata) {
-        if (request.orderId() == null) {
-            log.warn("ignoring PaymentRequested without an order id (event {})", metadata.causationId());
+    /**
+     * Handles the requests among {@code events} together, in their order: their orders' locks in one statement, the
+     * orders' payment and refund streams read in one query each, the customers' credit rows locked in one, and
+     * everything decided appended in one (ADR 0022).
+     */
+    @Override
+    public void handleAll(List<EventEnvelope<Object>> events) {
+        List<EventEnvelope<Object>> requests = new ArrayList<>(events.size());
+        Set<UUID> orderIds = new LinkedHashSet<>();
+        Set<UUID> customerIds = new HashSet<>();
+        for (EventEnvelope<Object> event : events) {
+            UUID orderId = switch (event.payload()) {
+                case PaymentRequested requested -> {
+                    if (requested.customerId() != null) {
+                        customerIds.add(requested.customerId());
+                    }
+                    yield requested.orderId();
+                }
+                case RefundRequested requested -> requested.orderId();
+                default -> null; // Not among EVENT_TYPES: not delivered.
+            };
+            if (orderId == null) {
+                log.warn("ignoring {} without an order id (event {})", event.type(), event.eventId());
+            } else {
+                requests.add(event);
+                orderIds.add(orderId);
+            }
+        }
+        if (requests.isEmpty()) {
             return;
         }
-        orders.lockUntilCommit(request.orderId());
+        orders.lockUntilCommit(orderIds);
+        Map<UUID, Long> refundAnswers = new HashMap<>();
+        this.events
+                .readStreams(orderIds.stream().map(OrderPayment::refundStreamOf).toList())
+                .forEach((stream, answered) -> refundAnswers.put(orderOf(stream), (long) answered.size()));
+        PaymentService.Batch batch =
+                payments.batch(orderIds.stream().map(OrderPayment::paymentIdOf).toList(), customerIds);
+        for (EventEnvelope<Object> event : requests) {
+            EventMetadata metadata = EventMetadata.causedBy(event);
+            switch (event.payload()) {
+                case PaymentRequested requested -> paymentRequested(requested, batch, refundAnswers, metadata);
+                case RefundRequested requested -> refundRequested(requested, batch, refundAnswers, metadata);
+                default -> {
+                    // filtered above
+                }
+            }
+        }
+        batch.append();
+    }
+
+    private static void paymentRequested(
+            PaymentRequested request,
+            PaymentService.Batch batch,
+            Map<UUID, Long> refundAnswers,
+            EventMetadata metadata) {
         UUID paymentId = OrderPayment.paymentIdOf(request.orderId());
-        if (!(payments.load(paymentId) instanceof PaymentState.NotCreated)) {
+        if (!(batch.state(paymentId) instanceof PaymentState.NotCreated)) {
             return;
         }
-        boolean cancelled = events.currentVersion(OrderPayment.refundStreamOf(request.orderId())) > 0;
-        payments.authorise(
+        boolean cancelled = refundAnswers.get(request.orderId()) > 0;
+        batch.authorise(
                 paymentId,
                 new NewPayment(request.orderId(), request.customerId(), request.amount(), null, null),
                 cancelled,
                 metadata);
     }
 
-    private void refundRequested(RefundRequested request, EventMetadata metadata) {
-        if (request.orderId() == null) {
-            log.warn("ignoring RefundRequested without an order id (event {})", metadata.causationId());
-            return;
-        }
-        orders.lockUntilCommit(request.orderId());
-        PaymentState payment = payments.load(OrderPayment.paymentIdOf(request.orderId()));
+    private static void refundRequested(
+            RefundRequested request,
+            PaymentService.Batch batch,
+            Map<UUID, Long> refundAnswers,
+            EventMetadata metadata) {
+        PaymentState payment = batch.state(OrderPayment.paymentIdOf(request.orderId()));
         switch (RefundDecision.on(request, payment)) {
-            case RefundDecision.Refund refund -> payments.refund(refund.command(), metadata);
+            case RefundDecision.Refund refund -> batch.refund(refund.command(), metadata);
             case RefundDecision.NotRequired notRequired -> {
-                String stream = OrderPayment.refundStreamOf(request.orderId());
-                if (events.currentVersion(stream) == 0) {
-                    events.append(stream, ExpectedVersion.noStream(), List.of(notRequired.answer()), metadata);
+                if (refundAnswers.get(request.orderId()) == 0) {
+                    batch.add(new StreamAppend(
+                            OrderPayment.refundStreamOf(request.orderId()),
+                            ExpectedVersion.noStream(),
+                            List.of(notRequired.answer()),
+                            metadata));
+                    refundAnswers.put(request.orderId(), 1L);
                 }
             }
         }
+    }
+
+    private static UUID orderOf(String refundStream) {
+        return UUID.fromString(refundStream.substring(OrderPayment.REFUND_STREAM.length()));
     }
 }

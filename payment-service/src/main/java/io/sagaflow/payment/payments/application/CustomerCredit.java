@@ -1,6 +1,8 @@
 package io.sagaflow.payment.payments.application;
 
 import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -16,4 +18,10 @@ public interface CustomerCredit {
      * transaction, before any other lock of the same work (lock order: order, customer, payment stream).
      */
     BigDecimal lockOutstanding(UUID customerId);
+
+    /**
+     * Locks the credit rows of {@code customerIds} as {@link #lockOutstanding(UUID)} does, all in one statement and in
+     * one order (so two callers never deadlock on them), and returns each customer's outstanding total.
+     */
+    Map<UUID, BigDecimal> lockOutstanding(Collection<UUID> customerIds);
 }

@@ -1,6 +1,8 @@
 package io.sagaflow.payment.ordersaga.adapter.postgres;
 
 import io.sagaflow.payment.ordersaga.application.OrderLock;
+import java.util.Collection;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
@@ -24,6 +26,25 @@ class PostgresOrderLock implements OrderLock {
 
     @Override
     public void lockUntilCommit(UUID orderId) {
-        jdbc.query("select pg_advisory_xact_lock(?, ?)", (RowCallbackHandler) rs -> {}, KEY_SPACE, orderId.hashCode());
+        lockUntilCommit(List.of(orderId));
+    }
+
+    @Override
+    public void lockUntilCommit(Collection<UUID> orderIds) {
+        Integer[] keys =
+                orderIds.stream().map(UUID::hashCode).distinct().sorted().toArray(Integer[]::new);
+        if (keys.length == 0) {
+            return;
+        }
+        // A volatile function in the select list runs after the sort: the locks are taken in ascending key order.
+        jdbc.query(
+                connection -> {
+                    var statement = connection.prepareStatement(
+                            "select pg_advisory_xact_lock(?, k) from unnest(?::int[]) as l (k) order by k");
+                    statement.setInt(1, KEY_SPACE);
+                    statement.setArray(2, connection.createArrayOf("int4", keys));
+                    return statement;
+                },
+                (RowCallbackHandler) rs -> {});
     }
 }

@@ -11,6 +11,12 @@ import io.sagaflow.payment.payments.domain.Money;
 import io.sagaflow.payment.payments.domain.PaymentInitiated;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -25,6 +31,18 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 class PaymentProjection implements Projection {
 
+    private static final String INSERT = "insert into payment_view (payment_id, order_id, customer_id, amount,"
+            + " currency, method, status, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)"
+            + " on conflict do nothing";
+    private static final String CAPTURE =
+            "update payment_view set status = 'CAPTURED', updated_at = ? where payment_id = ?";
+    private static final String DECLINE = "update payment_view set status = 'DECLINED', decline_code = ?, reason = ?,"
+            + " updated_at = ? where payment_id = ?";
+    private static final String ADD_TO_CREDIT = "insert into customer_credit (customer_id, captured, refunded,"
+            + " updated_at) values (?, ?, ?, ?) on conflict (customer_id) do update set captured ="
+            + " customer_credit.captured + excluded.captured, refunded = customer_credit.refunded + excluded.refunded,"
+            + " updated_at = excluded.updated_at";
+
     private final ViewCache<PaymentView> cache;
 
     PaymentProjection(ViewCache<PaymentView> cache) {
@@ -38,13 +56,27 @@ class PaymentProjection implements Projection {
 
     @Override
     public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        Timestamp at = Timestamp.from(event.occurredAt());
-        switch (event.payload()) {
-            case PaymentInitiated initiated -> {
-                jdbc.update(
-                        "insert into payment_view (payment_id, order_id, customer_id, amount, currency, method,"
-                                + " status, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)"
-                                + " on conflict do nothing",
+        applyAll(List.of(event), jdbc);
+    }
+
+    /**
+     * Writes the events' changes kind by kind — new payments, then outcomes, then refunds, each kind as one JDBC
+     * batch — which keeps every payment's own order (it is created, then decided, then refunded), and each customer's
+     * credit once, by the sum of their changes.
+     */
+    @Override
+    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+        List<Object[]> created = new ArrayList<>();
+        List<Object[]> captured = new ArrayList<>();
+        List<Object[]> declined = new ArrayList<>();
+        List<EventEnvelope<Object>> refunds = new ArrayList<>();
+        Map<UUID, Credit> credit = new LinkedHashMap<>();
+        Set<UUID> changed = new LinkedHashSet<>();
+        for (EventEnvelope<Object> event : events) {
+            Timestamp at = Timestamp.from(event.occurredAt());
+            switch (event.payload()) {
+                case PaymentInitiated initiated -> {
+                    created.add(new Object[] {
                         initiated.paymentId(),
                         initiated.orderId(),
                         initiated.customerId(),
@@ -52,43 +84,53 @@ class PaymentProjection implements Projection {
                         initiated.currency(),
                         initiated.method(),
                         at,
-                        at);
-                changed(initiated.paymentId());
-            }
-            case PaymentCaptured captured -> {
-                jdbc.update(
-                        "update payment_view set status = 'CAPTURED', updated_at = ? where payment_id = ?",
-                        at,
-                        captured.paymentId());
-                addToCredit(jdbc, captured.customerId(), captured.amount(), BigDecimal.ZERO, at);
-                changed(captured.paymentId());
-            }
-            case PaymentDeclined declined -> {
-                jdbc.update(
-                        "update payment_view set status = 'DECLINED', decline_code = ?, reason = ?, updated_at = ?"
-                                + " where payment_id = ?",
-                        declined.code(),
-                        declined.reason(),
-                        at,
-                        declined.paymentId());
-                changed(declined.paymentId());
-            }
-            case PaymentRefunded refunded -> {
-                UUID customer = jdbc.queryForObject(
-                        "update payment_view set status = 'REFUNDED', refunded_amount = ?, reason = ?,"
-                                + " updated_at = ? where payment_id = ? returning customer_id",
-                        UUID.class,
-                        refunded.amount(),
-                        refunded.reason(),
-                        at,
-                        refunded.paymentId());
-                addToCredit(jdbc, customer, BigDecimal.ZERO, refunded.amount(), at);
-                changed(refunded.paymentId());
-            }
-            default -> {
-                // Not a payment's change: RefundNotRequired and consumed types leave both tables as they are.
+                        at
+                    });
+                    changed.add(initiated.paymentId());
+                }
+                case PaymentCaptured capture -> {
+                    captured.add(new Object[] {at, capture.paymentId()});
+                    credit(credit, capture.customerId(), at).captured(capture.amount());
+                    changed.add(capture.paymentId());
+                }
+                case PaymentDeclined decline -> {
+                    declined.add(new Object[] {decline.code(), decline.reason(), at, decline.paymentId()});
+                    changed.add(decline.paymentId());
+                }
+                case PaymentRefunded refunded -> {
+                    refunds.add(event);
+                    changed.add(refunded.paymentId());
+                }
+                default -> {
+                    // Not a payment's change: RefundNotRequired and consumed types leave both tables as they are.
+                }
             }
         }
+        batch(jdbc, INSERT, created);
+        batch(jdbc, CAPTURE, captured);
+        batch(jdbc, DECLINE, declined);
+        for (EventEnvelope<Object> event : refunds) {
+            PaymentRefunded refunded = (PaymentRefunded) event.payload();
+            Timestamp at = Timestamp.from(event.occurredAt());
+            UUID customer = jdbc.queryForObject(
+                    "update payment_view set status = 'REFUNDED', refunded_amount = ?, reason = ?,"
+                            + " updated_at = ? where payment_id = ? returning customer_id",
+                    UUID.class,
+                    refunded.amount(),
+                    refunded.reason(),
+                    at,
+                    refunded.paymentId());
+            credit(credit, customer, at).refunded(refunded.amount());
+        }
+        batch(
+                jdbc,
+                ADD_TO_CREDIT,
+                credit.entrySet().stream()
+                        .map(entry -> new Object[] {
+                            entry.getKey(), entry.getValue().captured, entry.getValue().refunded, entry.getValue().at
+                        })
+                        .toList());
+        changed.forEach(paymentId -> cache.invalidateAfterCommit(paymentId.toString()));
     }
 
     @Override
@@ -107,23 +149,38 @@ class PaymentProjection implements Projection {
         }
     }
 
-    private static void addToCredit(
-            JdbcTemplate jdbc, UUID customerId, BigDecimal captured, BigDecimal refunded, Timestamp at) {
-        if (customerId == null) {
-            return;
+    private static void batch(JdbcTemplate jdbc, String sql, List<Object[]> rows) {
+        if (!rows.isEmpty()) {
+            jdbc.batchUpdate(sql, rows);
         }
-        jdbc.update(
-                "insert into customer_credit (customer_id, captured, refunded, updated_at) values (?, ?, ?, ?)"
-                        + " on conflict (customer_id) do update set captured = customer_credit.captured"
-                        + " + excluded.captured, refunded = customer_credit.refunded + excluded.refunded,"
-                        + " updated_at = excluded.updated_at",
-                customerId,
-                captured,
-                refunded,
-                at);
     }
 
-    private void changed(UUID paymentId) {
-        cache.invalidateAfterCommit(paymentId.toString());
+    /** The customer's credit change in this append, or a sink for it if the payment names no customer. */
+    private static Credit credit(Map<UUID, Credit> credit, UUID customerId, Timestamp at) {
+        if (customerId == null) {
+            return new Credit(at);
+        }
+        Credit change = credit.computeIfAbsent(customerId, id -> new Credit(at));
+        change.at = at;
+        return change;
+    }
+
+    /** What one append adds to a customer's credit row. */
+    private static final class Credit {
+        BigDecimal captured = BigDecimal.ZERO;
+        BigDecimal refunded = BigDecimal.ZERO;
+        Timestamp at;
+
+        Credit(Timestamp at) {
+            this.at = at;
+        }
+
+        void captured(BigDecimal amount) {
+            captured = captured.add(amount);
+        }
+
+        void refunded(BigDecimal amount) {
+            refunded = refunded.add(amount);
+        }
     }
 }
