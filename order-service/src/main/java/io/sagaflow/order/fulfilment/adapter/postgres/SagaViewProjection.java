@@ -20,9 +20,12 @@ import io.sagaflow.order.fulfilment.domain.SagaFact.StockReleaseConfirmed;
 import io.sagaflow.order.fulfilment.domain.SagaFact.StockReservationConfirmed;
 import io.sagaflow.order.fulfilment.domain.SagaFact.StockReservationRejected;
 import io.sagaflow.order.fulfilment.domain.SagaStatus;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +39,7 @@ import tools.jackson.databind.json.JsonMapper;
 public class SagaViewProjection implements Projection {
 
     private static final TypeReference<List<Step>> STEPS = new TypeReference<>() {};
+    private static final String COLUMNS = "saga_id, status, steps::text as steps, deadline, failure_reason";
 
     private final JsonMapper json;
     private final ViewCache<SagaView> cache;
@@ -100,28 +104,8 @@ public class SagaViewProjection implements Projection {
     }
 
     private void change(JdbcTemplate jdbc, Map<UUID, List<EventEnvelope<Object>>> changes) {
-        UUID[] ids = changes.keySet().toArray(UUID[]::new);
-        Map<UUID, Row> rows = new HashMap<>();
-        jdbc.query(
-                connection -> {
-                    var statement = connection.prepareStatement("select saga_id, status, current_step, steps::text,"
-                            + " deadline, failure_reason from saga_view where saga_id = any(?)");
-                    statement.setArray(1, connection.createArrayOf("uuid", ids));
-                    return statement;
-                },
-                rs -> {
-                    UUID sagaId = rs.getObject(1, UUID.class);
-                    rows.put(
-                            sagaId,
-                            new Row(
-                                    sagaId,
-                                    rs.getString(2),
-                                    new ArrayList<>(json.readValue(rs.getString(4), STEPS)),
-                                    rs.getTimestamp(5) == null
-                                            ? null
-                                            : rs.getTimestamp(5).toInstant(),
-                                    rs.getString(6)));
-                });
+        Map<UUID, Row> rows =
+                changes.size() == 1 ? readOne(jdbc, changes.keySet().iterator().next()) : read(jdbc, changes.keySet());
         List<Row> changed = new ArrayList<>();
         changes.forEach((sagaId, sagaEvents) -> {
             Row row = rows.get(sagaId);
@@ -136,6 +120,71 @@ public class SagaViewProjection implements Projection {
         if (changed.isEmpty()) {
             return;
         }
+        if (changed.size() == 1) {
+            writeOne(jdbc, changed.getFirst());
+        } else {
+            write(jdbc, changed);
+        }
+        changed.forEach(row -> cache.invalidateAfterCommit(row.sagaId.toString()));
+    }
+
+    private Row row(ResultSet rs) throws SQLException {
+        return new Row(
+                rs.getObject("saga_id", UUID.class),
+                rs.getString("status"),
+                new ArrayList<>(json.readValue(rs.getString("steps"), STEPS)),
+                rs.getTimestamp("deadline") == null
+                        ? null
+                        : rs.getTimestamp("deadline").toInstant(),
+                rs.getString("failure_reason"));
+    }
+
+    /** One saga's row: the scalar statement, cheaper than the array form for one. */
+    private Map<UUID, Row> readOne(JdbcTemplate jdbc, UUID sagaId) {
+        Map<UUID, Row> rows = new HashMap<>();
+        jdbc.query(
+                "select " + COLUMNS + " from saga_view where saga_id = ?",
+                rs -> {
+                    rows.put(sagaId, row(rs));
+                },
+                sagaId);
+        return rows;
+    }
+
+    private Map<UUID, Row> read(JdbcTemplate jdbc, Collection<UUID> sagaIds) {
+        UUID[] ids = sagaIds.toArray(UUID[]::new);
+        Map<UUID, Row> rows = new HashMap<>();
+        jdbc.query(
+                connection -> {
+                    var statement =
+                            connection.prepareStatement("select " + COLUMNS + " from saga_view where saga_id = any(?)");
+                    statement.setArray(1, connection.createArrayOf("uuid", ids));
+                    return statement;
+                },
+                rs -> {
+                    Row row = row(rs);
+                    rows.put(row.sagaId, row);
+                });
+        return rows;
+    }
+
+    private void writeOne(JdbcTemplate jdbc, Row row) {
+        jdbc.update(
+                "update saga_view set status = ?, current_step = ?, steps = ?::jsonb, deadline = ?,"
+                        + " failure_reason = ?, completed_at = coalesce(?, completed_at), updated_at = ?"
+                        + " where saga_id = ?",
+                row.status,
+                row.steps.getLast().name(),
+                json.writeValueAsString(row.steps),
+                row.deadline == null ? null : Timestamp.from(row.deadline),
+                row.failureReason,
+                row.completedAt == null ? null : Timestamp.from(row.completedAt),
+                Timestamp.from(row.updatedAt),
+                row.sagaId);
+    }
+
+    /** Many sagas' rows in one statement, their columns passed as arrays. */
+    private void write(JdbcTemplate jdbc, List<Row> changed) {
         int size = changed.size();
         UUID[] sagaIds = new UUID[size];
         String[][] columns = new String[7][size];
@@ -166,7 +215,6 @@ public class SagaViewProjection implements Projection {
             }
             return statement;
         });
-        changed.forEach(row -> cache.invalidateAfterCommit(row.sagaId.toString()));
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.sagaflow.payment.ordersaga.adapter.postgres;
 
 import io.sagaflow.payment.ordersaga.application.OrderLock;
 import java.util.Collection;
-import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
@@ -26,7 +25,7 @@ class PostgresOrderLock implements OrderLock {
 
     @Override
     public void lockUntilCommit(UUID orderId) {
-        lockUntilCommit(List.of(orderId));
+        jdbc.query("select pg_advisory_xact_lock(?, ?)", (RowCallbackHandler) rs -> {}, KEY_SPACE, orderId.hashCode());
     }
 
     @Override
