@@ -33,6 +33,7 @@ import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
 import io.sagaflow.order.fulfilment.domain.SagaFact;
 import io.sagaflow.order.ordering.adapter.postgres.OrderQueries;
 import io.sagaflow.order.ordering.adapter.postgres.OrderViewProjection;
+import io.sagaflow.order.ordering.application.OrderAdmission;
 import io.sagaflow.order.ordering.application.OrderPlacement;
 import io.sagaflow.order.ordering.application.OrderView;
 import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
@@ -162,8 +163,19 @@ class OrderServiceConfiguration {
             CatalogCopies catalog,
             Clock clock,
             @Value("${sagaflow.order.tax-rate:0.08}") BigDecimal taxRate,
-            @Value("${sagaflow.order.saga.timeout:30s}") Duration sagaTimeout) {
-        return new OrderPlacement(events, catalog, new OrderPricing(taxRate), sagaTimeout, clock);
+            @Value("${sagaflow.order.saga.timeout:30s}") Duration sagaTimeout,
+            OrderAdmission admission) {
+        return new OrderPlacement(events, catalog, new OrderPricing(taxRate), sagaTimeout, clock, admission);
+    }
+
+    /** Refuses new orders while too many saga messages wait on this member (ADR 0023). */
+    @Bean
+    OrderAdmission orderAdmission(
+            HazelcastSagaInbox inbox,
+            MeterRegistry meters,
+            @Value("${sagaflow.order.admission.max-saga-backlog:5000}") int maxBacklog,
+            @Value("${sagaflow.order.admission.refresh:500ms}") Duration refresh) {
+        return new OrderAdmission(inbox::backlog, maxBacklog, refresh, meters);
     }
 
     @Bean

@@ -44,6 +44,14 @@ public class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.BAD_REQUEST, code, detail);
     }
 
+    /**
+     * 503: the service will not take the request now (it sheds load); nothing was changed, and the same request may
+     * be sent again after the problem's {@code Retry-After}.
+     */
+    public static ApiException unavailable(String code, String detail) {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, code, detail);
+    }
+
     public HttpStatus status() {
         return status;
     }

@@ -31,7 +31,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * Every error a service answers is an RFC 9457 problem ({@code application/problem+json}) with a stable
  * {@code code}: 400 for malformed or invalid input (with the offending fields under {@code errors}), 404, 409, 422
  * from {@link ApiException}, 409 for a lost optimistic-concurrency race, 503 with {@code Retry-After} when the
- * database cannot take the request now (no free connection within the pool's timeout, a query timed out: nothing was
+ * service sheds load ({@link ApiException#unavailable}) or the database cannot take the request now (no free connection within the pool's timeout, a query timed out: nothing was
  * committed, the same request can be sent again), and 500 only for a genuine fault, whose details stay in the log.
  */
 @RestControllerAdvice
@@ -44,7 +44,11 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
         problem.setProperty("code", e.code());
         e.properties().forEach(problem::setProperty);
-        return handleExceptionInternal(e, problem, new HttpHeaders(), e.status(), request);
+        HttpHeaders headers = new HttpHeaders();
+        if (e.status() == HttpStatus.SERVICE_UNAVAILABLE) {
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_BUSY.toSeconds()));
+        }
+        return handleExceptionInternal(e, problem, headers, e.status(), request);
     }
 
     @ExceptionHandler(ConcurrencyConflictException.class)

@@ -138,6 +138,15 @@ class WebConventionsIT {
                 .isEqualTo(200);
     }
 
+    @Test
+    void aServiceSheddingLoadAnswers503WithRetryAfter() throws Exception {
+        HttpResponse<String> response = post("/things/while-shedding", "{\"name\":\"x\",\"quantity\":1}");
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("\"code\":\"TOO_MUCH_WORK\"").contains("\"status\":503");
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -193,6 +202,11 @@ class WebConventionsIT {
                         Connection second = dataSource.getConnection()) {
                     return transactions.execute(status -> thing.name());
                 }
+            }
+
+            @PostMapping("/things/while-shedding")
+            String createWhileShedding(@Valid @RequestBody NewThing thing) {
+                throw ApiException.unavailable("TOO_MUCH_WORK", "Not now");
             }
 
             @GetMapping("/transactions/one")

@@ -175,6 +175,7 @@ class SagaJobIT {
                 .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"reserve_stock\"")
                 .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"charge_payment\"")
                 .contains("sagaflow_saga_quarantined")
+                .contains("sagaflow_saga_backlog")
                 .contains("sagaflow_outbox_lag_seconds_count")
                 .contains("sagaflow_outbox_backlog")
                 .contains("sagaflow_consumer_lag_seconds_count{consumer=\"order.saga\"");

@@ -10,4 +10,7 @@ public interface SagaInbox {
 
     /** Removes a handled message. */
     void remove(String messageId, UUID orderId);
+
+    /** How many messages wait on this member (those of the partitions it owns). */
+    int backlog();
 }

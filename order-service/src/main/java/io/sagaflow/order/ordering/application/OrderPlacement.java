@@ -39,9 +39,16 @@ public class OrderPlacement {
     private final OrderPricing pricing;
     private final Duration sagaTimeout;
     private final Clock clock;
+    private final OrderAdmission admission;
 
     public OrderPlacement(
-            EventStore events, CatalogCopies catalog, OrderPricing pricing, Duration sagaTimeout, Clock clock) {
+            EventStore events,
+            CatalogCopies catalog,
+            OrderPricing pricing,
+            Duration sagaTimeout,
+            Clock clock,
+            OrderAdmission admission) {
+        this.admission = admission;
         this.events = events;
         this.catalog = catalog;
         this.pricing = pricing;
@@ -53,8 +60,13 @@ public class OrderPlacement {
         return OrderContracts.ORDER_STREAM + orderId;
     }
 
-    /** Places the order; returns what was placed. */
+    /**
+     * Places the order; returns what was placed.
+     *
+     * @throws ApiException 503 if the sagas are too far behind to take another order now ({@link OrderAdmission})
+     */
     public OrderView place(PlaceOrder order, EventMetadata metadata) {
+        admission.admit();
         Map<UUID, ProductCopy> products = catalog.products(
                 order.lines().stream().map(RequestedLine::productId).distinct().toList());
         List<OrderLine> lines = new ArrayList<>();

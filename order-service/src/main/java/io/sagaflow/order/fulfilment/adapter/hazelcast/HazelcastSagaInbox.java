@@ -28,4 +28,9 @@ public class HazelcastSagaInbox implements SagaInbox {
     public void remove(String messageId, UUID orderId) {
         inbox.delete(new InboxKey(messageId, orderId));
     }
+
+    @Override
+    public int backlog() {
+        return Math.toIntExact(inbox.getLocalMapStats().getOwnedEntryCount());
+    }
 }
