@@ -1,0 +1,203 @@
+"""The measuring and reporting half of perf/profile (standard library only).
+
+  profile_report.py threads WINDOW OUT   CPU of every thread of the stack's JVMs over WINDOW seconds (/proc), grouped
+                                         by thread name, and of every process on the machine by name
+  profile_report.py summary WINDOW OUT   OUT/summary.md: the thread table, each JVM's JFR CPU samples by thread group
+                                         and by the Sagaflow frames they pass through, and PostgreSQL per iteration
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIDS = ROOT / ".local" / "pids"
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def group(thread_name: str) -> str:
+    """A thread's group: member names, UUIDs and numbers folded, so that a pool is one row."""
+    name = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "ID", thread_name)
+    return re.sub(r"\d+", "N", name)[:70]
+
+
+def frame_name(frame: dict) -> str:
+    return frame["method"]["type"]["name"].replace("/", ".") + "." + frame["method"]["name"]
+
+
+# --- threads ----------------------------------------------------------------------------------------------------
+
+
+def _pids() -> dict[str, int]:
+    return {p.stem: int(p.read_text().strip()) for p in sorted(PIDS.glob("*.pid"))}
+
+
+def _thread_names(out: Path, name: str) -> dict[int, str]:
+    """Native thread id -> Java thread name, from the `jcmd Thread.print` taken before the window."""
+    names = {}
+    dump = out / f"threads-{name}.txt"
+    if dump.exists():
+        for line in dump.read_text(errors="replace").splitlines():
+            match = re.match(r'^"(.*?)".*nid=(0x[0-9a-f]+|\d+)', line)
+            if match:
+                nid = match.group(2)
+                names[int(nid, 16) if nid.startswith("0x") else int(nid)] = match.group(1)
+    return names
+
+
+def _ticks(stat: str) -> tuple[str, int]:
+    comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return comm, int(fields[11]) + int(fields[12])
+
+
+def _thread_ticks(pid: int) -> dict[int, tuple[str, int]]:
+    ticks = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            ticks[int(task.name)] = _ticks((task / "stat").read_text())
+        except (OSError, ValueError):
+            pass
+    return ticks
+
+
+def _process_ticks() -> collections.Counter:
+    ticks: collections.Counter = collections.Counter()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            comm, used = _ticks(stat.read_text())
+            ticks[comm] += used
+        except (OSError, ValueError):
+            pass
+    return ticks
+
+
+def threads(window: float, out: Path) -> str:
+    pids = _pids()
+    names = {service: _thread_names(out, service) for service in pids}
+    before = {service: _thread_ticks(pid) for service, pid in pids.items()}
+    processes_before = _process_ticks()
+    time.sleep(window)
+    after = {service: _thread_ticks(pid) for service, pid in pids.items()}
+    processes_after = _process_ticks()
+
+    def share(ticks: float) -> float:
+        return 100 * ticks / HZ / window
+
+    lines = [f"CPU over {window:.0f} s, % of one core", "", "| process | % |", "|---|---|"]
+    used = {comm: processes_after[comm] - processes_before.get(comm, 0) for comm in processes_after}
+    for comm, ticks in sorted(used.items(), key=lambda item: -item[1])[:8]:
+        lines.append(f"| {comm} | {share(ticks):.1f} |")
+    for service in pids:
+        groups: collections.Counter = collections.Counter()
+        for tid, (comm, ticks) in after[service].items():
+            groups[group(names[service].get(tid, comm))] += ticks - before[service].get(tid, (comm, 0))[1]
+        lines += ["", f"{service}: {share(sum(groups.values())):.1f} % of a core", "", "| thread | % |", "|---|---|"]
+        lines += [f"| {name} | {share(ticks):.1f} |" for name, ticks in groups.most_common(12) if ticks]
+    return "\n".join(lines) + "\n"
+
+
+# --- JFR --------------------------------------------------------------------------------------------------------
+
+
+def samples(recording: Path) -> list[tuple[str, list[str]]]:
+    """(thread name, frames top first) of every CPU sample of a JFR recording."""
+    jfr = Path(os.environ.get("JAVA_HOME", "")) / "bin" / "jfr"
+    printed = subprocess.run(
+        [str(jfr) if jfr.exists() else "jfr", "print", "--json", "--stack-depth", "300", "--events",
+         "jdk.ExecutionSample", str(recording)],
+        capture_output=True, text=True, check=True).stdout
+    result = []
+    for event in json.loads(printed)["recording"]["events"]:
+        values = event["values"]
+        if not values.get("stackTrace"):
+            continue
+        thread = values["sampledThread"]
+        result.append((thread.get("javaName") or thread.get("osName") or "?",
+                       [frame_name(frame) for frame in values["stackTrace"]["frames"]]))
+    return result
+
+
+def by_thread(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
+    return collections.Counter(group(thread) for thread, _ in recorded)
+
+
+def inclusive(recorded: list[tuple[str, list[str]]], pattern: str) -> collections.Counter:
+    """Samples passing through each method matching pattern (each method counted once per sample)."""
+    matcher = re.compile(pattern)
+    counts: collections.Counter = collections.Counter()
+    for _, frames in recorded:
+        counts.update({name for name in frames if matcher.search(name) and "$$Lambda" not in name})
+    return counts
+
+
+def jfr_section(recording: Path) -> list[str]:
+    recorded = samples(recording)
+    total = len(recorded) or 1
+    lines = [f"### {recording.stem} ({len(recorded)} samples)", "", "| thread group | % of samples |", "|---|---|"]
+    lines += [f"| {name} | {100 * count / total:.1f} |" for name, count in by_thread(recorded).most_common(10)]
+    lines += ["", "| Sagaflow method (inclusive) | % of samples |", "|---|---|"]
+    lines += [f"| `{name.removeprefix('io.sagaflow.')}` | {100 * count / total:.1f} |"
+              for name, count in inclusive(recorded, r"^io\.sagaflow\.").most_common(25)]
+    return lines + [""]
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------------------------
+
+
+def iterations(out: Path, window: float) -> float:
+    """Iterations in the window, from k6's rate over its measured phase."""
+    try:
+        metrics = json.loads((out / "k6-summary.json").read_text())["metrics"]
+        return metrics["iterations"]["rate"] * window
+    except (OSError, KeyError, ValueError):
+        return 0.0
+
+
+def pg_section(out: Path, window: float) -> list[str]:
+    per = iterations(out, window)
+    lines = ["## PostgreSQL", "", f"About {per:.0f} iterations in the window (k6's mean rate × window).", "",
+             "| database | commits | rows inserted | rows updated | per iteration: commits / ins / upd |",
+             "|---|---|---|---|---|"]
+    for database in sorted(out.glob("pg-*-database.tsv")):
+        fields = database.read_text().split()
+        if len(fields) >= 4:
+            commits, inserted, updated = int(fields[0]), int(fields[2]), int(fields[3])
+            ratio = (f"{commits / per:.2f} / {inserted / per:.2f} / {updated / per:.2f}" if per else "")
+            lines.append(f"| {database.stem[3:-9]} | {commits} | {inserted} | {updated} | {ratio} |")
+    statements = out / "pg-statements.tsv"
+    if statements.exists():
+        lines += ["", "| calls | per iteration | ms | statement |", "|---|---|---|---|"]
+        for row in statements.read_text().splitlines()[:25]:
+            calls, millis, _, query = (row.split("\t") + ["", "", "", ""])[:4]
+            share = f"{int(calls) / per:.2f}" if per and calls.isdigit() else ""
+            lines.append(f"| {calls} | {share} | {millis} | `{query[:110]}` |")
+    return lines + [""]
+
+
+def summary(window: float, out: Path) -> str:
+    lines = [f"# Profile: {out.name}", "", "## Threads", "", (out / "threads.txt").read_text(), "## JFR CPU samples", ""]
+    for recording in sorted(out.glob("*.jfr")):
+        lines += jfr_section(recording)
+    lines += pg_section(out, window)
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 4 or argv[1] not in ("threads", "summary"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    window, out = float(argv[2]), Path(argv[3])
+    print(threads(window, out) if argv[1] == "threads" else summary(window, out), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,43 @@
+"""perf/profile's report from made-up inputs (no stack, no JVM): perf/.venv/bin/python -m unittest discover -s perf."""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+import profile_report
+
+
+class ProfileReportTest(unittest.TestCase):
+
+    def test_a_pool_of_threads_is_one_group(self):
+        self.assertEqual(
+            profile_report.group("hz.order-service-0b1f8a2e-5c7d-4e1a-9f00-123456789abc.partition-operation.thread-3"),
+            "hz.order-service-ID.partition-operation.thread-N")
+        self.assertEqual(profile_report.group("tomcat-handler-17"), profile_report.group("tomcat-handler-2"))
+
+    def test_a_method_counts_once_per_sample_that_passes_through_it(self):
+        recorded = [
+            ("lane-1", ["java.util.HashMap.get", "io.sagaflow.A.inner", "io.sagaflow.A.outer", "io.sagaflow.A.outer"]),
+            ("lane-1", ["io.sagaflow.A.outer", "io.sagaflow.A$$Lambda.0x1.run"]),
+            ("tomcat-handler-3", ["org.apache.Foo.bar"]),
+        ]
+        counts = profile_report.inclusive(recorded, r"^io\.sagaflow\.")
+        self.assertEqual(counts["io.sagaflow.A.outer"], 2)
+        self.assertEqual(counts["io.sagaflow.A.inner"], 1)
+        self.assertNotIn("io.sagaflow.A$$Lambda.0x1.run", counts)
+        self.assertEqual(profile_report.by_thread(recorded), {"lane-N": 2, "tomcat-handler-N": 1})
+
+    def test_postgres_figures_are_given_per_iteration_of_the_window(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / "k6-summary.json").write_text(json.dumps({"metrics": {"iterations": {"rate": 100.0}}}))
+            (out / "pg-order-database.tsv").write_text("600\t0\t3000\t1500\t0\t9000\n")
+            (out / "pg-statements.tsv").write_text("1200\t35.5\t1200\tinsert into outbox (bucket) values ($1)\n")
+            report = "\n".join(profile_report.pg_section(out, 30))
+        self.assertIn("| order | 600 | 3000 | 1500 | 0.20 / 1.00 / 0.50 |", report)
+        self.assertIn("| 1200 | 0.40 | 35.5 | `insert into outbox (bucket) values ($1)` |", report)
+
+
+if __name__ == "__main__":
+    unittest.main()
