@@ -1,7 +1,12 @@
 package io.sagaflow.framework.autoconfigure;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.web.CorrelationFilter;
+import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -9,7 +14,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 
-/** Problem details and correlation ids for every servlet-based service. */
+/** Problem details, correlation ids and a bound on requests in flight for every servlet-based service. */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class SagaflowWebAutoConfiguration {
@@ -18,6 +23,16 @@ public class SagaflowWebAutoConfiguration {
     @ConditionalOnMissingBean(ProblemDetailsHandler.class)
     ProblemDetailsHandler problemDetailsHandler() {
         return new ProblemDetailsHandler();
+    }
+
+    /** Bounds the requests in flight (ADR 0023): {@code sagaflow.web.max-in-flight}, 512 by default, 0 for none. */
+    @Bean
+    FilterRegistrationBean<InFlightLimitFilter> inFlightLimitFilter(
+            @Value("${sagaflow.web.max-in-flight:512}") int maxInFlight, ObjectProvider<MeterRegistry> meters) {
+        FilterRegistrationBean<InFlightLimitFilter> registration = new FilterRegistrationBean<>(
+                new InFlightLimitFilter(maxInFlight, meters.getIfAvailable(SimpleMeterRegistry::new)));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
     }
 
     @Bean

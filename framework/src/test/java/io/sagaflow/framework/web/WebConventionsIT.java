@@ -16,7 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
@@ -42,7 +46,9 @@ import org.springframework.web.bind.annotation.RestController;
             "spring.application.name=web-sample",
             // A pool small enough for one request to empty, failing fast when it is empty.
             "spring.datasource.hikari.maximum-pool-size=2",
-            "spring.datasource.hikari.connection-timeout=250"
+            "spring.datasource.hikari.connection-timeout=250",
+            // Two requests in flight at most: the third is refused.
+            "sagaflow.web.max-in-flight=2"
         })
 @Import(PostgresTestConfiguration.class)
 @ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
@@ -147,6 +153,38 @@ class WebConventionsIT {
         assertThat(response.body()).contains("\"code\":\"TOO_MUCH_WORK\"").contains("\"status\":503");
     }
 
+    @Test
+    void pastTheInFlightLimitARequestIsA503AtOnce_andActuatorIsStillServed() throws Exception {
+        SampleWebService.Things.holding = new CountDownLatch(1);
+        SampleWebService.Things.held = new CountDownLatch(2);
+        List<CompletableFuture<HttpResponse<String>>> holders = List.of(
+                CompletableFuture.supplyAsync(() -> getQuietly("/things/held")),
+                CompletableFuture.supplyAsync(() -> getQuietly("/things/held")));
+        try {
+            assertThat(SampleWebService.Things.held.await(10, TimeUnit.SECONDS)).isTrue();
+            HttpResponse<String> refused = get("/transactions/one");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(refused.body()).contains("\"code\":\"IN_FLIGHT_LIMIT\"").contains("\"status\":503");
+            assertThat(get("/actuator/health").statusCode()).as("never limited").isNotEqualTo(503);
+        } finally {
+            SampleWebService.Things.holding.countDown();
+        }
+        for (CompletableFuture<HttpResponse<String>> holder : holders) {
+            assertThat(holder.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(get("/transactions/one").statusCode()).isEqualTo(200);
+    }
+
+    private HttpResponse<String> getQuietly(String path) {
+        try {
+            return get(path);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -207,6 +245,17 @@ class WebConventionsIT {
             @PostMapping("/things/while-shedding")
             String createWhileShedding(@Valid @RequestBody NewThing thing) {
                 throw ApiException.unavailable("TOO_MUCH_WORK", "Not now");
+            }
+
+            static volatile CountDownLatch holding = new CountDownLatch(0);
+            static volatile CountDownLatch held = new CountDownLatch(0);
+
+            /** Stays in flight until the test lets it go. */
+            @GetMapping("/things/held")
+            String held() throws InterruptedException {
+                held.countDown();
+                holding.await(10, TimeUnit.SECONDS);
+                return "released";
             }
 
             @GetMapping("/transactions/one")

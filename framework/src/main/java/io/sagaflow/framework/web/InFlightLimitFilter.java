@@ -1,0 +1,74 @@
+package io.sagaflow.framework.web;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Bounds the requests a service works on at once (ADR 0023). With virtual threads nothing else does: past its
+ * capacity a service would accept ever more requests, each parked with its buffers (waiting for a database
+ * connection, say) and still running after its client gave up, until the heap runs out. Past {@code limit} requests
+ * in flight, a new one is answered at once with a 503 problem ({@code IN_FLIGHT_LIMIT}, {@code Retry-After}), having
+ * changed nothing. The actuator's endpoints are never refused, so health checks and metrics stay answerable.
+ */
+public class InFlightLimitFilter extends OncePerRequestFilter {
+
+    private final int limit;
+    private final Semaphore permits;
+    private final Counter refused;
+
+    /** @param limit requests in flight at most; 0 or less for no limit */
+    public InFlightLimitFilter(int limit, MeterRegistry meters) {
+        this.limit = limit;
+        this.permits = new Semaphore(Math.max(limit, 0));
+        this.refused = Counter.builder("sagaflow.http.in-flight.refused")
+                .description("Requests refused because too many were in flight")
+                .register(meters);
+        Gauge.builder("sagaflow.http.in-flight", this, filter -> filter.inFlight())
+                .description("Requests in flight, as counted by the in-flight limit")
+                .register(meters);
+    }
+
+    /** Requests holding a permit now. */
+    public int inFlight() {
+        return limit <= 0 ? 0 : limit - permits.availablePermits();
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return limit <= 0 || request.getRequestURI().startsWith("/actuator/");
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (!permits.tryAcquire()) {
+            refused.increment();
+            response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            response.setHeader(HttpHeaders.RETRY_AFTER, "1");
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+            response.getOutputStream()
+                    .write(("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+                                    + "\"detail\":\"The service is working on " + limit + " requests already;"
+                                    + " nothing was changed, retry after the time in Retry-After\","
+                                    + "\"code\":\"IN_FLIGHT_LIMIT\"}")
+                            .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            permits.release();
+        }
+    }
+}
