@@ -95,5 +95,23 @@ public final class DeciderRepository<C, S, E> {
      * @param version the stream version the state reflects
      * @param <S> state type
      */
-    public record Loaded<S>(S state, long version) {}
+    public record Loaded<S>(S state, long version) {
+
+        /** The state after {@code events}, decided on this one, and the version they bring the stream to. */
+        public <E> Loaded<S> then(Decider<?, S, E> decider, List<? extends E> events) {
+            return new Loaded<>(decider.evolveAll(state, events), version + events.size());
+        }
+    }
+
+    /** The state and version of a stream whose events were read as {@code stored} (all of them, in order). */
+    @SuppressWarnings("unchecked")
+    public static <S, E> Loaded<S> replay(Decider<?, S, E> decider, List<EventEnvelope<Object>> stored) {
+        S state = decider.initialState();
+        long version = 0;
+        for (EventEnvelope<Object> envelope : stored) {
+            state = decider.evolve(state, (E) envelope.payload());
+            version = envelope.version();
+        }
+        return new Loaded<>(state, version);
+    }
 }

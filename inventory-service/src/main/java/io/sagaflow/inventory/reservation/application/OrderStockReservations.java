@@ -1,6 +1,7 @@
 package io.sagaflow.inventory.reservation.application;
 
-import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.DeciderRepository;
+import io.sagaflow.framework.eventstore.DeciderRepository.Loaded;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
@@ -123,11 +124,11 @@ public class OrderStockReservations {
             return;
         }
         transactions.executeWithoutResult(status -> {
-            Map<UUID, Reservation> reservations = load(requests);
+            Map<UUID, Loaded<OrderReservation>> reservations = load(requests);
             Map<UUID, LockedProduct> products = ledger.lock(productsOf(requests, reservations), reservations.keySet());
             List<StreamAppend> appends = new ArrayList<>();
             for (Request request : requests) {
-                Reservation reservation = reservations.get(request.orderId());
+                Loaded<OrderReservation> reservation = reservations.get(request.orderId());
                 List<InventoryEvent> decided = switch (request) {
                     case Reserve reserve -> reserve(reserve, reservation, products, appends);
                     case Release release -> release(release, reservation, products, appends);
@@ -135,10 +136,10 @@ public class OrderStockReservations {
                 if (!decided.isEmpty()) {
                     appends.add(new StreamAppend(
                             streamOf(request.orderId()),
-                            ExpectedVersion.exactly(reservation.version),
+                            ExpectedVersion.exactly(reservation.version()),
                             decided,
                             request.metadata()));
-                    reservation.evolve(decided, decider);
+                    reservations.put(request.orderId(), reservation.then(decider, decided));
                 }
             }
             if (!appends.isEmpty()) {
@@ -148,7 +149,10 @@ public class OrderStockReservations {
     }
 
     private List<InventoryEvent> reserve(
-            Reserve reserve, Reservation reservation, Map<UUID, LockedProduct> products, List<StreamAppend> appends) {
+            Reserve reserve,
+            Loaded<OrderReservation> reservation,
+            Map<UUID, LockedProduct> products,
+            List<StreamAppend> appends) {
         UUID orderId = reserve.orderId();
         List<ReservedLine> lines = reserve.placed().lines() == null
                 ? List.of()
@@ -162,7 +166,8 @@ public class OrderStockReservations {
                 stock.put(line.productId(), stockOf(product.state(), orderId));
             }
         }
-        List<InventoryEvent> decided = decider.decide(new ReserveOrderStock(orderId, lines, stock), reservation.state);
+        List<InventoryEvent> decided =
+                decider.decide(new ReserveOrderStock(orderId, lines, stock), reservation.state());
         for (InventoryEvent event : decided) {
             if (event instanceof StockReserved reserved) {
                 for (ReservedLine line : reserved.lines()) {
@@ -180,13 +185,16 @@ public class OrderStockReservations {
     }
 
     private List<InventoryEvent> release(
-            Release release, Reservation reservation, Map<UUID, LockedProduct> products, List<StreamAppend> appends) {
+            Release release,
+            Loaded<OrderReservation> reservation,
+            Map<UUID, LockedProduct> products,
+            List<StreamAppend> appends) {
         UUID orderId = release.orderId();
         String reason = release.requested().reason() == null
                         || release.requested().reason().isBlank()
                 ? DEFAULT_RELEASE_REASON
                 : release.requested().reason();
-        List<InventoryEvent> decided = decider.decide(new ReleaseOrderStock(orderId, reason), reservation.state);
+        List<InventoryEvent> decided = decider.decide(new ReleaseOrderStock(orderId, reason), reservation.state());
         for (InventoryEvent event : decided) {
             if (event instanceof StockReleased released) {
                 for (ReservedLine line : released.lines()) {
@@ -206,17 +214,13 @@ public class OrderStockReservations {
     }
 
     /** The reservation stream of every order of {@code requests}, read in one query. */
-    private Map<UUID, Reservation> load(List<Request> requests) {
+    private Map<UUID, Loaded<OrderReservation>> load(List<Request> requests) {
         Map<String, UUID> orders = new HashMap<>();
         requests.forEach(request -> orders.put(streamOf(request.orderId()), request.orderId()));
-        Map<UUID, Reservation> reservations = new HashMap<>();
-        events.readStreams(orders.keySet()).forEach((stream, stored) -> {
-            Reservation reservation = new Reservation(decider.initialState());
-            for (EventEnvelope<Object> event : stored) {
-                reservation.evolve(List.of((InventoryEvent) event.payload()), decider);
-            }
-            reservations.put(orders.get(stream), reservation);
-        });
+        Map<UUID, Loaded<OrderReservation>> reservations = new HashMap<>();
+        events.readStreams(orders.keySet())
+                .forEach((stream, stored) ->
+                        reservations.put(orders.get(stream), DeciderRepository.replay(decider, stored)));
         return reservations;
     }
 
@@ -224,7 +228,7 @@ public class OrderStockReservations {
      * Every product the requests may change: the lines of each placement, and what each order held when the batch
      * began (a release gives back no more than that, even after a reservation earlier in the batch).
      */
-    private static Set<UUID> productsOf(List<Request> requests, Map<UUID, Reservation> reservations) {
+    private static Set<UUID> productsOf(List<Request> requests, Map<UUID, Loaded<OrderReservation>> reservations) {
         Set<UUID> products = new LinkedHashSet<>();
         for (Request request : requests) {
             switch (request) {
@@ -234,7 +238,7 @@ public class OrderStockReservations {
                     }
                 }
                 case Release release -> {
-                    OrderReservation state = reservations.get(release.orderId()).state;
+                    OrderReservation state = reservations.get(release.orderId()).state();
                     if (state.placement() == Placement.RESERVED) {
                         state.lines().forEach(line -> products.add(line.productId()));
                     }
@@ -252,20 +256,5 @@ public class OrderStockReservations {
     private static ProductStock stockOf(Product product, UUID orderId) {
         return new ProductStock(
                 product.status() == ProductStatus.ACTIVE, product.availableQuantity(), product.reservedFor(orderId));
-    }
-
-    /** An order's reservation as far as the batch has decided it, and the stream version that reflects. */
-    private static final class Reservation {
-        OrderReservation state;
-        long version;
-
-        Reservation(OrderReservation state) {
-            this.state = state;
-        }
-
-        void evolve(List<InventoryEvent> decided, OrderReservationDecider decider) {
-            state = decider.evolveAll(state, decided);
-            version += decided.size();
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.sagaflow.payment.payments.application;
 
 import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.DeciderRepository;
+import io.sagaflow.framework.eventstore.DeciderRepository.Loaded;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
@@ -127,13 +128,12 @@ public class PaymentService {
     public Batch batch(Collection<UUID> paymentIds, Collection<UUID> customerIds) {
         Map<String, UUID> streams = new HashMap<>();
         paymentIds.forEach(paymentId -> streams.put(streamOf(paymentId), paymentId));
-        Map<UUID, Payment> loaded = new HashMap<>();
+        Map<UUID, Loaded<PaymentState>> loaded = new HashMap<>();
         Set<UUID> customers = new HashSet<>(customerIds);
         events.readStreams(streams.keySet()).forEach((stream, stored) -> {
-            Payment payment = new Payment(decider.initialState());
-            stored.forEach(event -> payment.evolve(List.of((DomainEvent) event.payload()), decider));
+            Loaded<PaymentState> payment = DeciderRepository.replay(decider, stored);
             loaded.put(streams.get(stream), payment);
-            customerOf(payment.state).ifPresent(customers::add);
+            customerOf(payment.state()).ifPresent(customers::add);
         });
         return new Batch(loaded, new HashMap<>(credit.lockOutstanding(customers)));
     }
@@ -144,18 +144,18 @@ public class PaymentService {
      */
     public final class Batch {
 
-        private final Map<UUID, Payment> read;
+        private final Map<UUID, Loaded<PaymentState>> read;
         private final Map<UUID, BigDecimal> outstanding;
         private final List<StreamAppend> appends = new ArrayList<>();
 
-        private Batch(Map<UUID, Payment> read, Map<UUID, BigDecimal> outstanding) {
+        private Batch(Map<UUID, Loaded<PaymentState>> read, Map<UUID, BigDecimal> outstanding) {
             this.read = read;
             this.outstanding = outstanding;
         }
 
         /** The state of a payment read by {@link #batch}, as this batch has decided it. */
         public PaymentState state(UUID paymentId) {
-            return payment(paymentId).state;
+            return payment(paymentId).state();
         }
 
         /** Authorises payment {@code paymentId} unless it exists already; returns what that decided. */
@@ -197,14 +197,16 @@ public class PaymentService {
         }
 
         private List<DomainEvent> decide(UUID paymentId, PaymentCommand command, EventMetadata metadata) {
-            Payment payment = payment(paymentId);
-            List<DomainEvent> decided = decider.decide(command, payment.state);
+            Loaded<PaymentState> payment = payment(paymentId);
+            List<DomainEvent> decided = decider.decide(command, payment.state());
             if (decided.isEmpty()) {
                 return decided;
             }
-            appends.add(
-                    new StreamAppend(streamOf(paymentId), ExpectedVersion.exactly(payment.version), decided, metadata));
-            Optional<UUID> customer = customerOf(payment.evolve(decided, decider));
+            appends.add(new StreamAppend(
+                    streamOf(paymentId), ExpectedVersion.exactly(payment.version()), decided, metadata));
+            Loaded<PaymentState> after = payment.then(decider, decided);
+            read.put(paymentId, after);
+            Optional<UUID> customer = customerOf(after.state());
             for (DomainEvent event : decided) {
                 // What the projection will add to the credit row, for the batch's next decision on it.
                 switch (event) {
@@ -221,8 +223,8 @@ public class PaymentService {
             return decided;
         }
 
-        private Payment payment(UUID paymentId) {
-            Payment payment = read.get(paymentId);
+        private Loaded<PaymentState> payment(UUID paymentId) {
+            Loaded<PaymentState> payment = read.get(paymentId);
             if (payment == null) {
                 throw new IllegalArgumentException("payment " + paymentId + " was not read for this batch");
             }
@@ -235,22 +237,6 @@ public class PaymentService {
                 throw new IllegalArgumentException("customer " + customerId + " was not locked for this batch");
             }
             return total;
-        }
-    }
-
-    /** A payment's state as far as a batch has decided it, and the stream version that reflects. */
-    private static final class Payment {
-        PaymentState state;
-        long version;
-
-        Payment(PaymentState state) {
-            this.state = state;
-        }
-
-        PaymentState evolve(List<DomainEvent> events, PaymentDecider decider) {
-            state = decider.evolveAll(state, events);
-            version += events.size();
-            return state;
         }
     }
 
