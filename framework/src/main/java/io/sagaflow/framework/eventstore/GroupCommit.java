@@ -1,0 +1,167 @@
+package io.sagaflow.framework.eventstore;
+
+import io.sagaflow.framework.eventstore.EventStore.AppendResult;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntConsumer;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Commits the appends that threads make at the same time, each in no transaction of its own, together: one
+ * {@link EventStore#appendAll} and one commit for all of them (ADR 0024). The statements of a placed order (the
+ * append, its outbox row, its view rows) then cost one round trip each for a whole group of orders instead of one per
+ * order, and PostgreSQL flushes its log once per group.
+ *
+ * <p>No timer, no added wait: the first caller to find no commit in flight commits its own append at once. Callers
+ * that arrive while a commit is in flight queue; when it ends, the first of them commits the queue (up to {@code
+ * maxGroup} appends) on its own thread, and so on. A lone append therefore costs what {@link EventStore#append} costs,
+ * and groups grow only as far as commits overlap, which is when they pay.
+ *
+ * <p>Each caller gets its own result or its own failure. When a group fails as a whole (a conflict keeps nothing of
+ * it, and a bad row fails the statement every row is in) its appends are committed again one by one, so only the ones
+ * at fault fail. Two appends of one group to the same stream are merged if the later one expects what the earlier
+ * one leaves ({@link EventStore#appendAll}); otherwise the group fails and each is tried alone, as if they had raced.
+ */
+public final class GroupCommit {
+
+    private final EventStore store;
+    private final int maxGroup;
+    private final IntConsumer groupSizes;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private boolean committing;
+
+    /**
+     * @param maxGroup the most appends one commit takes
+     * @param groupSizes told the size of every group committed, for a metric
+     */
+    public GroupCommit(EventStore store, int maxGroup, IntConsumer groupSizes) {
+        if (maxGroup < 1) {
+            throw new IllegalArgumentException("maxGroup must be at least 1: " + maxGroup);
+        }
+        this.store = store;
+        this.maxGroup = maxGroup;
+        this.groupSizes = groupSizes;
+    }
+
+    /**
+     * Appends as {@link EventStore#append} does, committed together with the appends of other threads made at the
+     * same time. Returns once the append is committed.
+     *
+     * @throws IllegalStateException inside a transaction: an append there belongs to that transaction, use the store
+     * @throws ConcurrencyConflictException if the stream is not at the expected version
+     */
+    public AppendResult append(StreamAppend append) {
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("a group commit is its own transaction; inside one, append to the store");
+        }
+        Pending mine = new Pending(append);
+        boolean lead;
+        lock.lock();
+        try {
+            queue.add(mine);
+            lead = !committing;
+            committing = true;
+        } finally {
+            lock.unlock();
+        }
+        if (!lead && mine.outcome.join() != Pending.LEAD) {
+            return mine.result();
+        }
+        // This thread leads: it is at the head of the queue and commits a group starting with its own append.
+        List<Pending> group = new ArrayList<>();
+        Pending next;
+        try {
+            lock.lock();
+            try {
+                while (group.size() < maxGroup && !queue.isEmpty()) {
+                    group.add(queue.poll());
+                }
+            } finally {
+                lock.unlock();
+            }
+            commit(group);
+        } finally {
+            lock.lock();
+            try {
+                next = queue.peek();
+                committing = next != null;
+            } finally {
+                lock.unlock();
+            }
+            if (next != null) {
+                next.outcome.complete(Pending.LEAD);
+            }
+        }
+        return mine.result();
+    }
+
+    /** How many appends wait for a commit now, not counting the group being committed. */
+    public int waiting() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void commit(List<Pending> group) {
+        groupSizes.accept(group.size());
+        try {
+            List<AppendResult> results = store.appendAll(
+                    group.stream().map(pending -> pending.append).toList());
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).settle(results.get(i));
+            }
+        } catch (RuntimeException | Error failure) {
+            if (group.size() == 1) {
+                group.getFirst().settle(failure);
+                return;
+            }
+            // Nothing of the group was kept: each append on its own, so that only the ones at fault fail.
+            for (Pending pending : group) {
+                try {
+                    pending.settle(store.appendAll(List.of(pending.append)).getFirst());
+                } catch (RuntimeException | Error alone) {
+                    pending.settle(alone);
+                }
+            }
+        }
+    }
+
+    /**
+     * An append waiting for its group. Its caller waits for {@link #outcome}: its result, its failure, or the word to
+     * lead the next group, after which it settles its own append itself.
+     */
+    private static final class Pending {
+
+        static final Object LEAD = new Object();
+
+        final StreamAppend append;
+        final CompletableFuture<Object> outcome = new CompletableFuture<>();
+        private volatile Object settled;
+
+        Pending(StreamAppend append) {
+            this.append = append;
+        }
+
+        void settle(Object resultOrFailure) {
+            settled = resultOrFailure;
+            outcome.complete(resultOrFailure);
+        }
+
+        AppendResult result() {
+            return switch (settled) {
+                case AppendResult result -> result;
+                case RuntimeException failure -> throw failure;
+                case Error failure -> throw failure;
+                case null, default -> throw new IllegalStateException("no outcome for " + append.streamId());
+            };
+        }
+    }
+}
