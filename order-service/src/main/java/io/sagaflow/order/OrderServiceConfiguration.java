@@ -3,6 +3,7 @@ package io.sagaflow.order;
 import com.hazelcast.config.EventJournalConfig;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.account.contracts.AccountContracts;
 import io.sagaflow.framework.consumer.Deduplication;
@@ -10,6 +11,7 @@ import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.SubscriptionLifecycle;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.eventstore.GroupCommit;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
 import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
@@ -164,8 +166,20 @@ class OrderServiceConfiguration {
             Clock clock,
             @Value("${sagaflow.order.tax-rate:0.08}") BigDecimal taxRate,
             @Value("${sagaflow.order.saga.timeout:30s}") Duration sagaTimeout,
-            OrderAdmission admission) {
-        return new OrderPlacement(events, catalog, new OrderPricing(taxRate), sagaTimeout, clock, admission);
+            @Value("${sagaflow.order.placement.max-group:64}") int maxGroup,
+            OrderAdmission admission,
+            MeterRegistry meters) {
+        // Orders placed at the same time commit together (ADR 0024).
+        DistributionSummary groups = DistributionSummary.builder("sagaflow.order.placement.group")
+                .description("Orders committed together in one transaction")
+                .register(meters);
+        return new OrderPlacement(
+                new GroupCommit(events, maxGroup, groups::record),
+                catalog,
+                new OrderPricing(taxRate),
+                sagaTimeout,
+                clock,
+                admission);
     }
 
     /** Refuses new orders while too many saga messages wait on this member (ADR 0023). */

@@ -3,6 +3,8 @@ package io.sagaflow.order.fulfilment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -78,6 +80,9 @@ class SagaJobIT {
 
     @Autowired
     TransactionTemplate transactions;
+
+    @Autowired
+    MeterRegistry meters;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
@@ -269,6 +274,53 @@ class SagaJobIT {
         assertThat(send("PATCH", "/api/orders/" + order + "/cancel", "{\"reason\":\"again\"}")
                         .statusCode())
                 .isEqualTo(409);
+    }
+
+    @Test
+    void ordersPlacedAtOnceCommitInGroups_eachPlacedShownAndPublishedOnce() throws Exception {
+        DistributionSummary groups =
+                meters.get("sagaflow.order.placement.group").summary();
+        double placedBefore = groups.totalAmount();
+        List<CompletableFuture<HttpResponse<String>>> placing = new ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 24; i++) {
+                placing.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return placeOrder();
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        },
+                        threads));
+            }
+        }
+        List<UUID> orders = new ArrayList<>();
+        for (CompletableFuture<HttpResponse<String>> response : placing) {
+            orders.add(orderIdOf(response.get(30, TimeUnit.SECONDS)));
+        }
+
+        assertThat(groups.totalAmount() - placedBefore).isEqualTo(orders.size());
+        String ids = "{" + String.join(",", orders.stream().map(UUID::toString).toList()) + "}";
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from order_view where order_id = any(?::uuid[]) and status <> 'CANCELLED'",
+                        Integer.class,
+                        ids))
+                .isEqualTo(orders.size());
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from saga_view where saga_id = any(?::uuid[])", Integer.class, ids))
+                .isEqualTo(orders.size());
+        orders.forEach(order -> awaitPublished("OrderPlaced", order));
+        assertThat(published.stream()
+                        .filter(m -> m.type().equals("OrderPlaced")
+                                && orders.contains(UUID.fromString(m.streamId().substring("order-".length()))))
+                        .map(EventMessage::eventId)
+                        .distinct()
+                        .count())
+                .isEqualTo(orders.size());
+        for (UUID order : orders) {
+            assertThat(get("/api/orders/" + order).get("orderId").asString()).isEqualTo(order.toString());
+        }
     }
 
     @Test

@@ -1,8 +1,9 @@
 package io.sagaflow.order.ordering.application;
 
 import io.sagaflow.framework.eventstore.EventMetadata;
-import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.eventstore.GroupCommit;
 import io.sagaflow.framework.web.ApiException;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies.ProductCopy;
@@ -24,7 +25,8 @@ import java.util.UUID;
 
 /**
  * Places and cancels orders. Placing checks the customer and products against the order service's copies, prices
- * the order and appends {@link OrderPlaced} (saga step 1): from there the saga runs on events alone.
+ * the order and appends {@link OrderPlaced} (saga step 1): from there the saga runs on events alone. Orders placed at
+ * the same time commit together ({@link GroupCommit}, ADR 0024).
  */
 public class OrderPlacement {
 
@@ -34,7 +36,7 @@ public class OrderPlacement {
     /** A requested line; {@code unitPrice} may be null to take the catalogue price. */
     public record RequestedLine(UUID productId, int quantity, BigDecimal unitPrice) {}
 
-    private final EventStore events;
+    private final GroupCommit commits;
     private final CatalogCopies catalog;
     private final OrderPricing pricing;
     private final Duration sagaTimeout;
@@ -42,14 +44,14 @@ public class OrderPlacement {
     private final OrderAdmission admission;
 
     public OrderPlacement(
-            EventStore events,
+            GroupCommit commits,
             CatalogCopies catalog,
             OrderPricing pricing,
             Duration sagaTimeout,
             Clock clock,
             OrderAdmission admission) {
         this.admission = admission;
-        this.events = events;
+        this.commits = commits;
         this.catalog = catalog;
         this.pricing = pricing;
         this.sagaTimeout = sagaTimeout;
@@ -97,7 +99,7 @@ public class OrderPlacement {
                 totals.total(),
                 order.shippingAddress(),
                 now.plus(sagaTimeout));
-        events.append(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata);
+        commits.append(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
         return new OrderView(
                 orderId,
                 orderId,
@@ -126,11 +128,11 @@ public class OrderPlacement {
             case "CANCELLED" ->
                 throw ApiException.conflict("ORDER_ALREADY_CANCELLED", "Order " + order.orderId() + " is cancelled");
             default ->
-                events.append(
+                commits.append(new StreamAppend(
                         streamOf(order.orderId()),
                         ExpectedVersion.any(),
                         List.of(new OrderCancellationRequested(order.orderId(), reason, cancelledBy)),
-                        metadata);
+                        metadata));
         }
     }
 }
