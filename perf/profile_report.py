@@ -2,8 +2,9 @@
 
   profile_report.py threads WINDOW OUT   CPU of every thread of the stack's JVMs over WINDOW seconds (/proc), grouped
                                          by thread name, and of every process on the machine by name
-  profile_report.py summary WINDOW OUT   OUT/summary.md: the thread table, each JVM's JFR CPU samples by thread group
-                                         and by the Sagaflow frames they pass through, and PostgreSQL per iteration
+  profile_report.py summary WINDOW OUT   OUT/summary.md: the thread table, each JVM's JFR CPU samples by thread group,
+                                         by library and by the Sagaflow frames they pass through, the hottest frames,
+                                         and PostgreSQL per iteration
 """
 
 from __future__ import annotations
@@ -138,6 +139,36 @@ def inclusive(recorded: list[tuple[str, list[str]]], pattern: str) -> collection
     return counts
 
 
+# The libraries a request or a batch passes through, each counted once per sample that passes through it.
+LIBRARIES = [
+    ("Tomcat", r"^org\.apache\.(catalina|coyote|tomcat)\."),
+    ("Spring MVC", r"^org\.springframework\.web\."),
+    ("Spring transactions", r"^org\.springframework\.transaction\."),
+    ("Spring JDBC", r"^org\.springframework\.jdbc\."),
+    ("Hikari", r"^com\.zaxxer\.hikari\."),
+    ("PostgreSQL driver", r"^org\.postgresql\."),
+    ("Jackson", r"^(tools\.jackson|com\.fasterxml\.jackson)\."),
+    ("Hazelcast", r"^com\.hazelcast\."),
+    ("Micrometer", r"^io\.micrometer\."),
+    ("Bean validation", r"^org\.hibernate\.validator\."),
+    ("Logging", r"^(ch\.qos\.logback|org\.slf4j)\."),
+]
+
+
+def by_library(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
+    """Samples passing through each of LIBRARIES (a sample counts once per library)."""
+    matchers = [(name, re.compile(pattern)) for name, pattern in LIBRARIES]
+    counts: collections.Counter = collections.Counter()
+    for _, frames in recorded:
+        counts.update({name for name, matcher in matchers if any(matcher.search(frame) for frame in frames)})
+    return counts
+
+
+def hottest(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
+    """Samples by their top frame: where the CPU was when sampled."""
+    return collections.Counter(frames[0] for _, frames in recorded if frames)
+
+
 def jfr_section(recording: Path) -> list[str]:
     recorded = samples(recording)
     total = len(recorded) or 1
@@ -146,6 +177,10 @@ def jfr_section(recording: Path) -> list[str]:
     lines += ["", "| Sagaflow method (inclusive) | % of samples |", "|---|---|"]
     lines += [f"| `{name.removeprefix('io.sagaflow.')}` | {100 * count / total:.1f} |"
               for name, count in inclusive(recorded, r"^io\.sagaflow\.").most_common(25)]
+    lines += ["", "| library (inclusive) | % of samples |", "|---|---|"]
+    lines += [f"| {name} | {100 * count / total:.1f} |" for name, count in by_library(recorded).most_common()]
+    lines += ["", "| hottest frame (self) | % of samples |", "|---|---|"]
+    lines += [f"| `{name}` | {100 * count / total:.1f} |" for name, count in hottest(recorded).most_common(12)]
     return lines + [""]
 
 
@@ -162,8 +197,13 @@ def iterations(out: Path, window: float) -> float:
 
 
 def pg_section(out: Path, window: float) -> list[str]:
+    measured = out / "pg-window-seconds"
+    if measured.exists():
+        window = float(measured.read_text().strip())
     per = iterations(out, window)
-    lines = ["## PostgreSQL", "", f"About {per:.0f} iterations in the window (k6's mean rate × window).", "",
+    lines = ["## PostgreSQL", "",
+             f"About {per:.0f} iterations in the {window:.1f} s between resetting PostgreSQL's statistics and reading"
+             " them (k6's mean rate × that time).", "",
              "| database | commits | rows inserted | rows updated | per iteration: commits / ins / upd |",
              "|---|---|---|---|---|"]
     for database in sorted(out.glob("pg-*-database.tsv")):

@@ -38,6 +38,38 @@ class ProfileReportTest(unittest.TestCase):
         self.assertIn("| order | 600 | 3000 | 1500 | 0.20 / 1.00 / 0.50 |", report)
         self.assertIn("| 1200 | 0.40 | 35.5 | `insert into outbox (bucket) values ($1)` |", report)
 
+    def test_the_window_of_the_postgres_figures_is_the_one_measured_when_there_is_one(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / "k6-summary.json").write_text(json.dumps({"metrics": {"iterations": {"rate": 100.0}}}))
+            (out / "pg-order-database.tsv").write_text("600\t0\t3000\t1500\t0\t9000\n")
+            (out / "pg-window-seconds").write_text("40.0\n")
+            report = "\n".join(profile_report.pg_section(out, 30))
+        self.assertIn("About 4000 iterations in the 40.0 s", report)
+        self.assertIn("| order | 600 | 3000 | 1500 | 0.15 / 0.75 / 0.38 |", report)
+
+    def test_a_sample_counts_once_per_library_it_passes_through_and_once_by_its_top_frame(self):
+        recorded = [
+            ("tomcat-handler-1", ["org.postgresql.core.PGStream.send", "org.postgresql.jdbc.PgStatement.execute",
+                                  "com.zaxxer.hikari.pool.ProxyStatement.execute",
+                                  "org.springframework.jdbc.core.JdbcTemplate.update",
+                                  "org.apache.catalina.core.ApplicationFilterChain.doFilter"]),
+            ("tomcat-handler-2", ["tools.jackson.databind.ObjectMapper.writeValue",
+                                  "org.springframework.web.servlet.DispatcherServlet.doService",
+                                  "org.apache.catalina.core.ApplicationFilterChain.doFilter"]),
+            ("hz.partition-operation.thread-1", ["com.hazelcast.map.impl.MapService.get"]),
+        ]
+        libraries = profile_report.by_library(recorded)
+        self.assertEqual(libraries["PostgreSQL driver"], 1)
+        self.assertEqual(libraries["Tomcat"], 2)
+        self.assertEqual(libraries["Spring MVC"], 1)
+        self.assertEqual(libraries["Jackson"], 1)
+        self.assertEqual(libraries["Hazelcast"], 1)
+        self.assertNotIn("Micrometer", libraries)
+        self.assertEqual(profile_report.hottest(recorded).most_common(1)[0],
+                         ("org.postgresql.core.PGStream.send", 1))
+        self.assertEqual(sum(profile_report.hottest(recorded).values()), 3)
+
 
 if __name__ == "__main__":
     unittest.main()
