@@ -1,6 +1,7 @@
 package io.sagaflow.order.ordering.application;
 
 import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore.AppendResult;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.framework.eventstore.GroupCommit;
@@ -36,7 +37,7 @@ public class OrderPlacement {
     /** A requested line; {@code unitPrice} may be null to take the catalogue price. */
     public record RequestedLine(UUID productId, int quantity, BigDecimal unitPrice) {}
 
-    private final GroupCommit commits;
+    private final GroupCommit<StreamAppend, AppendResult> commits;
     private final CatalogCopies catalog;
     private final OrderPricing pricing;
     private final Duration sagaTimeout;
@@ -44,7 +45,7 @@ public class OrderPlacement {
     private final OrderAdmission admission;
 
     public OrderPlacement(
-            GroupCommit commits,
+            GroupCommit<StreamAppend, AppendResult> commits,
             CatalogCopies catalog,
             OrderPricing pricing,
             Duration sagaTimeout,
@@ -99,7 +100,7 @@ public class OrderPlacement {
                 totals.total(),
                 order.shippingAddress(),
                 now.plus(sagaTimeout));
-        commits.append(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
+        commits.execute(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
         return new OrderView(
                 orderId,
                 orderId,
@@ -128,7 +129,7 @@ public class OrderPlacement {
             case "CANCELLED" ->
                 throw ApiException.conflict("ORDER_ALREADY_CANCELLED", "Order " + order.orderId() + " is cancelled");
             default ->
-                commits.append(new StreamAppend(
+                commits.execute(new StreamAppend(
                         streamOf(order.orderId()),
                         ExpectedVersion.any(),
                         List.of(new OrderCancellationRequested(order.orderId(), reason, cancelledBy)),
