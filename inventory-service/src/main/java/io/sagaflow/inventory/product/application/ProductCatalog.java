@@ -1,11 +1,6 @@
 package io.sagaflow.inventory.product.application;
 
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.eventstore.EventMetadata;
-import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
-import io.sagaflow.framework.eventstore.GroupCommit;
-import io.sagaflow.framework.eventstore.GroupCommit.Outcome;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.product.domain.CreateProduct;
 import io.sagaflow.inventory.product.domain.ProductCommand;
@@ -13,17 +8,11 @@ import io.sagaflow.inventory.product.domain.ReleaseStock;
 import io.sagaflow.inventory.product.domain.ReplenishStock;
 import io.sagaflow.inventory.product.domain.ReservationChannel;
 import io.sagaflow.inventory.product.domain.ReserveStock;
-import io.sagaflow.inventory.product.domain.StockRejected;
 import java.math.RoundingMode;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -31,8 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The product API's use cases. Each stock change runs in one transaction: lock the product's row, decide, append,
- * read the changed row back, so the answer is the committed state. Reservations made at the same time share one such
- * transaction ({@link GroupCommit}, ADR 0024). SKUs are unique even under concurrent creates:
+ * read the changed row back, so the answer is the committed state. SKUs are unique even under concurrent creates:
  * the view's unique index makes the second of two racing creates wait for the first and then fail, rolling back its
  * event with it.
  */
@@ -43,27 +31,17 @@ public class ProductCatalog {
     private final ProductViews views;
     private final ViewCache<ProductView> cache;
     private final TransactionTemplate transactions;
-    private final GroupCommit<Reservation, ProductView> reservations;
 
     public ProductCatalog(
             StockLedger ledger,
             ProductViews views,
             ViewCache<ProductView> cache,
-            PlatformTransactionManager transactionManager,
-            MeterRegistry meters,
-            @Value("${sagaflow.inventory.reservation.max-group:64}") int maxGroup) {
+            PlatformTransactionManager transactionManager) {
         this.ledger = ledger;
         this.views = views;
         this.cache = cache;
         this.transactions = new TransactionTemplate(transactionManager);
-        DistributionSummary groups = DistributionSummary.builder("sagaflow.inventory.reservation.group")
-                .description("API reservations committed together in one transaction")
-                .register(meters);
-        this.reservations = new GroupCommit<>(this::reserveAll, maxGroup, groups::record);
     }
-
-    /** A reservation through the API, as {@link #reserve} takes it. */
-    private record Reservation(UUID productId, UUID orderId, int quantity, EventMetadata metadata) {}
 
     /**
      * Adds a product with a new id.
@@ -103,62 +81,9 @@ public class ProductCatalog {
         return views.list(limit);
     }
 
-    /**
-     * Holds {@code quantity} units for {@code orderId}; the same request again changes nothing. Committed together with
-     * the reservations made at the same time; the answer is the product as that commit left it.
-     *
-     * @throws ProductNotFound if there is no such product
-     * @throws StockRejected if the product cannot hold that for the order
-     */
+    /** Holds {@code quantity} units for {@code orderId}; the same request again changes nothing. */
     public ProductView reserve(UUID productId, UUID orderId, int quantity, EventMetadata metadata) {
-        return reservations.execute(new Reservation(productId, orderId, quantity, metadata));
-    }
-
-    /**
-     * Reservations in one transaction: one sorted lock of all their products (with their orders' holdings), each
-     * decided in turn on the state the ones before it left, one append, then the changed rows read back. One that the
-     * product refuses, or whose product does not exist, fails alone.
-     */
-    private List<Outcome<ProductView>> reserveAll(List<Reservation> group) {
-        return transactions.execute(status -> {
-            Map<UUID, LockedProduct> products = new HashMap<>(ledger.lock(
-                    group.stream().map(Reservation::productId).collect(Collectors.toSet()),
-                    group.stream().map(Reservation::orderId).collect(Collectors.toSet())));
-            List<StreamAppend> appends = new ArrayList<>();
-            List<RuntimeException> refusals = new ArrayList<>(group.size());
-            for (Reservation reservation : group) {
-                LockedProduct product = products.get(reservation.productId());
-                RuntimeException refusal = null;
-                if (product == null) {
-                    refusal = new ProductNotFound(reservation.productId());
-                } else {
-                    ReserveStock reserve =
-                            new ReserveStock(reservation.orderId(), reservation.quantity(), ReservationChannel.API);
-                    try {
-                        products.put(
-                                reservation.productId(),
-                                ledger.decide(product, reserve, reservation.metadata(), appends));
-                    } catch (StockRejected rejected) {
-                        refusal = rejected;
-                    }
-                }
-                refusals.add(refusal);
-            }
-            if (!appends.isEmpty()) {
-                ledger.append(appends);
-            }
-            Map<UUID, ProductView> committed = new HashMap<>();
-            List<Outcome<ProductView>> outcomes = new ArrayList<>(group.size());
-            for (int i = 0; i < group.size(); i++) {
-                outcomes.add(
-                        refusals.get(i) != null
-                                ? Outcome.failed(refusals.get(i))
-                                : Outcome.done(committed.computeIfAbsent(
-                                        group.get(i).productId(),
-                                        id -> views.find(id).orElseThrow())));
-            }
-            return outcomes;
-        });
+        return change(productId, orderId, new ReserveStock(orderId, quantity, ReservationChannel.API), metadata);
     }
 
     /** Gives back {@code quantity} of the units held for {@code orderId}. */

@@ -90,11 +90,6 @@ public class StockLedger {
                 (Product) decider.evolveAll(product.state(), decided), product.version() + decided.size());
     }
 
-    /** Makes the appends that {@link #decide} collected, together ({@link EventStore#appendAll}). */
-    public void append(List<StreamAppend> appends) {
-        events.appendAll(appends);
-    }
-
     /** Starts the stream of a new product with what {@code create} decides on an empty stream. */
     List<DomainEvent> create(CreateProduct create, EventMetadata metadata) {
         List<DomainEvent> decided = decider.decide(create, decider.initialState());
