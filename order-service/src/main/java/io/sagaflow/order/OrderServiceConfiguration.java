@@ -174,7 +174,7 @@ class OrderServiceConfiguration {
                 .description("Orders committed together in one transaction")
                 .register(meters);
         return new OrderPlacement(
-                GroupCommit.ofAppends(events, maxGroup, groups::record),
+                new GroupCommit(events, maxGroup, groups::record),
                 catalog,
                 new OrderPricing(taxRate),
                 sagaTimeout,

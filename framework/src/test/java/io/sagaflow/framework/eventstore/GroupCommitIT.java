@@ -49,15 +49,15 @@ class GroupCommitIT {
     void appendsMadeWhileACommitIsInFlightCommitTogetherInOneTransaction() throws Exception {
         HeldStore held = new HeldStore(store);
         List<Integer> groups = new CopyOnWriteArrayList<>();
-        GroupCommit<StreamAppend, AppendResult> commits = GroupCommit.ofAppends(held, 64, groups::add);
+        GroupCommit commits = new GroupCommit(held, 64, groups::add);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<AppendResult> first = threads.submit(() -> commits.execute(opening("first")));
+            Future<AppendResult> first = threads.submit(() -> commits.append(opening("first")));
             assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
             List<StreamAppend> queued =
                     IntStream.range(0, 4).mapToObj(i -> opening("queued-" + i)).toList();
             List<Future<AppendResult>> later = new ArrayList<>();
             for (StreamAppend append : queued) {
-                later.add(threads.submit(() -> commits.execute(append)));
+                later.add(threads.submit(() -> commits.append(append)));
             }
             await(() -> commits.waiting() == 4);
             held.release.countDown();
@@ -98,19 +98,19 @@ class GroupCommitIT {
         store.append(taken, ExpectedVersion.noStream(), List.of(new Opened("taken", 5)), EventMetadata.newFlow());
         HeldStore held = new HeldStore(store);
         List<Integer> groups = new CopyOnWriteArrayList<>();
-        GroupCommit<StreamAppend, AppendResult> commits = GroupCommit.ofAppends(held, 64, groups::add);
+        GroupCommit commits = new GroupCommit(held, 64, groups::add);
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<AppendResult> first = threads.submit(() -> commits.execute(opening("first")));
+            Future<AppendResult> first = threads.submit(() -> commits.append(opening("first")));
             assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
             StreamAppend before = opening("before");
             StreamAppend conflicting = new StreamAppend(
                     taken, ExpectedVersion.noStream(), List.of(new Opened("again", 5)), EventMetadata.newFlow());
             StreamAppend after = opening("after");
-            Future<AppendResult> beforeResult = threads.submit(() -> commits.execute(before));
+            Future<AppendResult> beforeResult = threads.submit(() -> commits.append(before));
             await(() -> commits.waiting() == 1);
-            Future<AppendResult> conflictResult = threads.submit(() -> commits.execute(conflicting));
+            Future<AppendResult> conflictResult = threads.submit(() -> commits.append(conflicting));
             await(() -> commits.waiting() == 2);
-            Future<AppendResult> afterResult = threads.submit(() -> commits.execute(after));
+            Future<AppendResult> afterResult = threads.submit(() -> commits.append(after));
             await(() -> commits.waiting() == 3);
             held.release.countDown();
 
@@ -141,7 +141,7 @@ class GroupCommitIT {
     @Test
     void manyThreadsAppendingAtOnceEachGetTheirOwnCommittedAppend() throws Exception {
         List<Integer> groups = new CopyOnWriteArrayList<>();
-        GroupCommit<StreamAppend, AppendResult> commits = GroupCommit.ofAppends(store, 8, groups::add);
+        GroupCommit commits = new GroupCommit(store, 8, groups::add);
         List<StreamAppend> appends = IntStream.range(0, 400)
                 .mapToObj(i -> new StreamAppend(
                         "counter-" + UUID.randomUUID(),
@@ -152,7 +152,7 @@ class GroupCommitIT {
         List<Future<AppendResult>> results = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (StreamAppend append : appends) {
-                results.add(threads.submit(() -> commits.execute(append)));
+                results.add(threads.submit(() -> commits.append(append)));
             }
             for (int i = 0; i < appends.size(); i++) {
                 AppendResult result = results.get(i).get(30, TimeUnit.SECONDS);
@@ -172,60 +172,9 @@ class GroupCommitIT {
     }
 
     @Test
-    void aCommandRefusedAloneIsItsOutcome_theOthersOfItsGroupAreKeptWithoutBeingRunAgain() throws Exception {
-        HeldStore held = new HeldStore(store);
-        List<Integer> groups = new CopyOnWriteArrayList<>();
-        List<Integer> runs = new CopyOnWriteArrayList<>();
-        GroupCommit<StreamAppend, AppendResult> commits = new GroupCommit<>(
-                appends -> {
-                    runs.add(appends.size());
-                    List<StreamAppend> accepted = appends.stream()
-                            .filter(append -> !isRefused(append))
-                            .toList();
-                    List<AppendResult> results = accepted.isEmpty() ? List.of() : held.appendAll(accepted);
-                    List<GroupCommit.Outcome<AppendResult>> outcomes = new ArrayList<>();
-                    int next = 0;
-                    for (StreamAppend append : appends) {
-                        outcomes.add(
-                                isRefused(append)
-                                        ? GroupCommit.Outcome.failed(new IllegalArgumentException("refused"))
-                                        : GroupCommit.Outcome.done(results.get(next++)));
-                    }
-                    return outcomes;
-                },
-                64,
-                groups::add);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<AppendResult> first = threads.submit(() -> commits.execute(opening("first")));
-            assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
-            StreamAppend kept = opening("kept");
-            StreamAppend refused = opening("refused");
-            Future<AppendResult> keptResult = threads.submit(() -> commits.execute(kept));
-            await(() -> commits.waiting() == 1);
-            Future<AppendResult> refusedResult = threads.submit(() -> commits.execute(refused));
-            await(() -> commits.waiting() == 2);
-            held.release.countDown();
-
-            first.get(10, TimeUnit.SECONDS);
-            assertThat(keptResult.get(10, TimeUnit.SECONDS).streamId()).isEqualTo(kept.streamId());
-            assertThatThrownBy(() -> refusedResult.get(10, TimeUnit.SECONDS))
-                    .hasCauseInstanceOf(IllegalArgumentException.class);
-            assertThat(groups).containsExactly(1, 2);
-            assertThat(runs).containsExactly(1, 2);
-            assertThat(store.readStream(kept.streamId(), 1)).hasSize(1);
-            assertThat(store.readStream(refused.streamId(), 1)).isEmpty();
-        }
-    }
-
-    private static boolean isRefused(StreamAppend append) {
-        return append.events().getFirst() instanceof Opened opened
-                && opened.name().equals("refused");
-    }
-
-    @Test
     void refusesToRunInsideATransaction() {
-        GroupCommit<StreamAppend, AppendResult> commits = GroupCommit.ofAppends(store, 8, size -> {});
-        assertThatThrownBy(() -> stores.transactions().executeWithoutResult(status -> commits.execute(opening("in"))))
+        GroupCommit commits = new GroupCommit(store, 8, size -> {});
+        assertThatThrownBy(() -> stores.transactions().executeWithoutResult(status -> commits.append(opening("in"))))
                 .isInstanceOf(IllegalStateException.class);
     }
 

@@ -1,7 +1,6 @@
 package io.sagaflow.order.ordering.application;
 
 import io.sagaflow.framework.eventstore.EventMetadata;
-import io.sagaflow.framework.eventstore.EventStore.AppendResult;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.framework.eventstore.GroupCommit;
@@ -37,7 +36,7 @@ public class OrderPlacement {
     /** A requested line; {@code unitPrice} may be null to take the catalogue price. */
     public record RequestedLine(UUID productId, int quantity, BigDecimal unitPrice) {}
 
-    private final GroupCommit<StreamAppend, AppendResult> commits;
+    private final GroupCommit commits;
     private final CatalogCopies catalog;
     private final OrderPricing pricing;
     private final Duration sagaTimeout;
@@ -45,7 +44,7 @@ public class OrderPlacement {
     private final OrderAdmission admission;
 
     public OrderPlacement(
-            GroupCommit<StreamAppend, AppendResult> commits,
+            GroupCommit commits,
             CatalogCopies catalog,
             OrderPricing pricing,
             Duration sagaTimeout,
@@ -100,7 +99,7 @@ public class OrderPlacement {
                 totals.total(),
                 order.shippingAddress(),
                 now.plus(sagaTimeout));
-        commits.execute(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
+        commits.append(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
         return new OrderView(
                 orderId,
                 orderId,
@@ -129,7 +128,7 @@ public class OrderPlacement {
             case "CANCELLED" ->
                 throw ApiException.conflict("ORDER_ALREADY_CANCELLED", "Order " + order.orderId() + " is cancelled");
             default ->
-                commits.execute(new StreamAppend(
+                commits.append(new StreamAppend(
                         streamOf(order.orderId()),
                         ExpectedVersion.any(),
                         List.of(new OrderCancellationRequested(order.orderId(), reason, cancelledBy)),
