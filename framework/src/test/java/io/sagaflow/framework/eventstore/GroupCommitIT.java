@@ -47,12 +47,11 @@ class GroupCommitIT {
 
     @Test
     void appendsMadeWhileACommitIsInFlightCommitTogetherInOneTransaction() throws Exception {
-        HeldStore held = new HeldStore(store);
-        List<Integer> groups = new CopyOnWriteArrayList<>();
-        GroupCommit commits = new GroupCommit(held, 64, groups::add);
+        HeldCommits held = new HeldCommits();
+        GroupCommit commits = held.commits;
+        List<Integer> groups = held.groups;
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<AppendResult> first = threads.submit(() -> commits.append(opening("first")));
-            assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<AppendResult> first = held.holdFirst(threads);
             List<StreamAppend> queued =
                     IntStream.range(0, 4).mapToObj(i -> opening("queued-" + i)).toList();
             List<Future<AppendResult>> later = new ArrayList<>();
@@ -60,7 +59,7 @@ class GroupCommitIT {
                 later.add(threads.submit(() -> commits.append(append)));
             }
             await(() -> commits.waiting() == 4);
-            held.release.countDown();
+            held.release();
 
             assertThat(first.get(10, TimeUnit.SECONDS).nextExpectedVersion()).isEqualTo(1);
             List<AppendResult> results = new ArrayList<>();
@@ -96,12 +95,11 @@ class GroupCommitIT {
     void anAppendAtFaultFailsAloneAndTheRestOfItsGroupIsCommitted() throws Exception {
         String taken = "counter-" + UUID.randomUUID();
         store.append(taken, ExpectedVersion.noStream(), List.of(new Opened("taken", 5)), EventMetadata.newFlow());
-        HeldStore held = new HeldStore(store);
-        List<Integer> groups = new CopyOnWriteArrayList<>();
-        GroupCommit commits = new GroupCommit(held, 64, groups::add);
+        HeldCommits held = new HeldCommits();
+        GroupCommit commits = held.commits;
+        List<Integer> groups = held.groups;
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<AppendResult> first = threads.submit(() -> commits.append(opening("first")));
-            assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<AppendResult> first = held.holdFirst(threads);
             StreamAppend before = opening("before");
             StreamAppend conflicting = new StreamAppend(
                     taken, ExpectedVersion.noStream(), List.of(new Opened("again", 5)), EventMetadata.newFlow());
@@ -112,7 +110,7 @@ class GroupCommitIT {
             await(() -> commits.waiting() == 2);
             Future<AppendResult> afterResult = threads.submit(() -> commits.append(after));
             await(() -> commits.waiting() == 3);
-            held.release.countDown();
+            held.release();
 
             first.get(10, TimeUnit.SECONDS);
             assertThat(beforeResult.get(10, TimeUnit.SECONDS).nextExpectedVersion())
@@ -193,6 +191,25 @@ class GroupCommitIT {
                 throw new AssertionError("condition not met in 10 s");
             }
             Thread.sleep(5);
+        }
+    }
+
+    /** A group commit over a {@link HeldStore}. */
+    private static final class HeldCommits {
+
+        final HeldStore store = new HeldStore(GroupCommitIT.store);
+        final List<Integer> groups = new CopyOnWriteArrayList<>();
+        final GroupCommit commits = new GroupCommit(store, 64, groups::add);
+
+        /** Makes a first append, which commits alone and stays in flight until {@link #release}. */
+        Future<AppendResult> holdFirst(ExecutorService threads) throws InterruptedException {
+            Future<AppendResult> first = threads.submit(() -> commits.append(opening("first")));
+            assertThat(store.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            return first;
+        }
+
+        void release() {
+            store.release.countDown();
         }
     }
 
