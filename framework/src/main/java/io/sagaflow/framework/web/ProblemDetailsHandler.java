@@ -31,8 +31,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * Every error a service answers is an RFC 9457 problem ({@code application/problem+json}) with a stable
  * {@code code}: 400 for malformed or invalid input (with the offending fields under {@code errors}), 404, 409, 422
  * from {@link ApiException}, 409 for a lost optimistic-concurrency race, 503 with {@code Retry-After} when the
- * service sheds load ({@link ApiException#unavailable}) or the database cannot take the request now (no free connection within the pool's timeout, a query timed out: nothing was
- * committed, the same request can be sent again), and 500 only for a genuine fault, whose details stay in the log.
+ * service sheds load ({@link ApiException#unavailable}) or the database cannot take the request now (no free
+ * connection within the pool's timeout, a query timed out: nothing was committed, the same request can be sent
+ * again), and 500 only for a genuine fault, whose details stay in the log.
  */
 @RestControllerAdvice
 public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
