@@ -277,7 +277,7 @@ class SagaJobIT {
     }
 
     @Test
-    void ordersPlacedAtOnceCommitInGroups_eachPlacedShownAndPublishedOnce() throws Exception {
+    void ordersPlacedAtOnceAllGoThroughTheGroupCommit_eachShownAndPublishedOnce() throws Exception {
         DistributionSummary groups =
                 meters.get("sagaflow.order.placement.group").summary();
         double placedBefore = groups.totalAmount();
