@@ -2,8 +2,10 @@ package io.sagaflow.framework.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationFilter;
 import io.sagaflow.framework.web.CorrelationFilter;
 import io.sagaflow.framework.web.InFlightLimitFilter;
+import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -33,6 +35,12 @@ public class SagaflowWebAutoConfiguration {
                 new InFlightLimitFilter(maxInFlight, meters.getIfAvailable(SimpleMeterRegistry::new)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
+    }
+
+    /** Tags server timings {@code wait=yes|no}, so a long poll's wait is not read as latency (ADR 0025). */
+    @Bean
+    ObservationFilter waitedReadsTag() {
+        return LongPoll.tagWaitedReads();
     }
 
     @Bean

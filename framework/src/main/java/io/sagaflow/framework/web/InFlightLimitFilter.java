@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -20,8 +21,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * connection, say) and still running after its client gave up, until the heap runs out. Past {@code limit} requests
  * in flight, a new one is answered at once with a 503 problem ({@code IN_FLIGHT_LIMIT}, {@code Retry-After}), having
  * changed nothing. The actuator's endpoints are never refused, so health checks and metrics stay answerable.
+ *
+ * <p>A request that parks to wait for something, a long poll, is not work in flight: it gives its permit back first
+ * ({@link #releaseEarly}) and whoever parks it bounds the parked requests itself.
  */
 public class InFlightLimitFilter extends OncePerRequestFilter {
+
+    private static final String PERMIT = InFlightLimitFilter.class.getName() + ".permit";
 
     private final int limit;
     private final Semaphore permits;
@@ -42,6 +48,13 @@ public class InFlightLimitFilter extends OncePerRequestFilter {
     /** Requests holding a permit now. */
     public int inFlight() {
         return limit <= 0 ? 0 : limit - permits.availablePermits();
+    }
+
+    /** Gives {@code request}'s permit back before it parks; harmless when it has none or gave it back already. */
+    public static void releaseEarly(HttpServletRequest request) {
+        if (request.getAttribute(PERMIT) instanceof Permit permit) {
+            permit.release();
+        }
     }
 
     @Override
@@ -65,10 +78,29 @@ public class InFlightLimitFilter extends OncePerRequestFilter {
                             .getBytes(StandardCharsets.UTF_8));
             return;
         }
+        Permit permit = new Permit(permits);
+        request.setAttribute(PERMIT, permit);
         try {
             chain.doFilter(request, response);
         } finally {
-            permits.release();
+            permit.release();
+        }
+    }
+
+    /** One request's permit, given back once. */
+    private static final class Permit {
+
+        private final Semaphore permits;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Permit(Semaphore permits) {
+            this.permits = permits;
+        }
+
+        void release() {
+            if (released.compareAndSet(false, true)) {
+                permits.release();
+            }
         }
     }
 }

@@ -23,9 +23,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -56,6 +58,9 @@ class WebConventionsIT {
 
     @Value("${local.server.port}")
     int port;
+
+    @Autowired
+    FilterRegistrationBean<InFlightLimitFilter> inFlightLimit;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -177,6 +182,30 @@ class WebConventionsIT {
         assertThat(get("/transactions/one").statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void parkedRequestsThatGaveTheirPermitBackDoNotCountAsInFlight() throws Exception {
+        SampleWebService.Things.holding = new CountDownLatch(1);
+        SampleWebService.Things.held = new CountDownLatch(3);
+        List<CompletableFuture<HttpResponse<String>>> parked = List.of(
+                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")),
+                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")),
+                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")));
+        try {
+            assertThat(SampleWebService.Things.held.await(10, TimeUnit.SECONDS))
+                    .as("three parked at once under a limit of two")
+                    .isTrue();
+            assertThat(get("/transactions/one").statusCode()).isEqualTo(200);
+        } finally {
+            SampleWebService.Things.holding.countDown();
+        }
+        for (CompletableFuture<HttpResponse<String>> request : parked) {
+            assertThat(request.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(inFlightLimit.getFilter().inFlight())
+                .as("a permit given back twice is given back once")
+                .isZero();
+    }
+
     private HttpResponse<String> getQuietly(String path) {
         try {
             return get(path);
@@ -253,6 +282,16 @@ class WebConventionsIT {
             /** Stays in flight until the test lets it go. */
             @GetMapping("/things/held")
             String held() throws InterruptedException {
+                held.countDown();
+                holding.await(10, TimeUnit.SECONDS);
+                return "released";
+            }
+
+            /** Parks as a long poll does, having given its in-flight permit back. */
+            @GetMapping("/things/parked")
+            String parked(jakarta.servlet.http.HttpServletRequest request) throws InterruptedException {
+                InFlightLimitFilter.releaseEarly(request);
+                InFlightLimitFilter.releaseEarly(request);
                 held.countDown();
                 holding.await(10, TimeUnit.SECONDS);
                 return "released";
