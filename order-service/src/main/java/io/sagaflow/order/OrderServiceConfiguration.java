@@ -105,8 +105,11 @@ class OrderServiceConfiguration {
     }
 
     @Bean
-    ViewCache<OrderView> orderViewCache(@ServiceCluster HazelcastInstance member, JsonMapper json) {
-        return new ViewCache<>(member, SagaNames.ORDER_VIEWS, json, OrderView.class);
+    ViewCache<OrderView> orderViewCache(
+            @ServiceCluster HazelcastInstance member,
+            JsonMapper json,
+            @Value("${sagaflow.order.poll.max-waiting:256}") int maxWaiting) {
+        return new ViewCache<>(member, SagaNames.ORDER_VIEWS, json, OrderView.class, maxWaiting);
     }
 
     @Bean

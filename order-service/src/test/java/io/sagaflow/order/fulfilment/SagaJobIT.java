@@ -10,12 +10,14 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
+import io.sagaflow.order.ordering.application.OrderView;
 import io.sagaflow.payment.contracts.PaymentContracts;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -83,6 +85,9 @@ class SagaJobIT {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    ViewCache<OrderView> orderViews;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
@@ -187,6 +192,59 @@ class SagaJobIT {
         assertThat(send("GET", "/v3/api-docs", null).body())
                 .contains("/api/orders")
                 .contains("/api/sagas/{sagaId}");
+    }
+
+    @Test
+    void aReadThatWaitsIsAnsweredWhenTheSagaMovesTheOrderOn_andAnUnchangedOrderAfterItsWait() throws Exception {
+        HttpResponse<String> placed = placeOrder();
+        UUID order = orderIdOf(placed);
+        String pending = placed.headers().firstValue("ETag").orElseThrow();
+        assertThat(send("GET", "/api/orders/" + order, null).headers().firstValue("ETag"))
+                .as("the answer to the order and a later read of it agree")
+                .hasValue(pending);
+        HttpResponse<String> notModified = conditionalGet(order, pending, null);
+        assertThat(notModified.statusCode()).isEqualTo(304);
+        assertThat(notModified.body()).isEmpty();
+
+        CompletableFuture<HttpResponse<String>> waiting =
+                CompletableFuture.supplyAsync(() -> conditionalGetQuietly(order, pending, "wait=30"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> orderViews.waiting() == 1);
+        answer(
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        awaitPublished("PaymentRequested", order);
+        answer(
+                "payment-" + order,
+                "PaymentCaptured",
+                Map.of(
+                        "paymentId",
+                        PaymentContracts.sagaPaymentIdOf(order),
+                        "orderId",
+                        order,
+                        "customerId",
+                        customer,
+                        "amount",
+                        21.60));
+
+        HttpResponse<String> changed = waiting.get(45, TimeUnit.SECONDS);
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(changed.body()).get("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(changed.headers().firstValue("Preference-Applied"))
+                .as("capped at sagaflow.order.poll.max-wait")
+                .hasValue("wait=20");
+        String confirmed = changed.headers().firstValue("ETag").orElseThrow();
+        assertThat(confirmed).isNotEqualTo(pending);
+
+        long started = System.nanoTime();
+        HttpResponse<String> unchanged = conditionalGet(order, confirmed, "wait=1");
+        assertThat(unchanged.statusCode()).isEqualTo(304);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(conditionalGet(order, "\"nonsense\"", "wait=soon").statusCode())
+                .isEqualTo(200);
+        assertThat(send("GET", "/actuator/prometheus", null).body())
+                .as("waited reads are told apart from latency")
+                .contains("uri=\"/api/orders/{orderId}\",wait=\"yes\"");
     }
 
     @Test
@@ -554,6 +612,24 @@ class SagaJobIT {
         HttpResponse<String> response = send("GET", path, null);
         assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
         return json.readTree(response.body());
+    }
+
+    private HttpResponse<String> conditionalGet(UUID order, String etag, String prefer) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/orders/" + order))
+                .header("If-None-Match", etag);
+        if (prefer != null) {
+            request.header("Prefer", prefer);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> conditionalGetQuietly(UUID order, String etag, String prefer) {
+        try {
+            return conditionalGet(order, etag, prefer);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {

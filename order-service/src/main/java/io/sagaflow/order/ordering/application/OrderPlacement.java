@@ -99,7 +99,13 @@ public class OrderPlacement {
                 totals.total(),
                 order.shippingAddress(),
                 now.plus(sagaTimeout));
-        commits.append(new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata));
+        // The view's times are the event's, as its row has them: the answer and a later read agree (and so do
+        // their ETags).
+        Instant at = commits.append(
+                        new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata))
+                .events()
+                .getFirst()
+                .occurredAt();
         return new OrderView(
                 orderId,
                 orderId,
@@ -116,8 +122,8 @@ public class OrderPlacement {
                 null,
                 null,
                 null,
-                now,
-                now);
+                at,
+                at);
     }
 
     /** Asks the saga to cancel a pending order; the saga decides what to undo. */

@@ -2,6 +2,7 @@ package io.sagaflow.order.ordering.adapter.web;
 
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.RequestMetadata;
 import io.sagaflow.order.ordering.adapter.postgres.OrderQueries;
 import io.sagaflow.order.ordering.application.OrderPlacement;
@@ -10,6 +11,7 @@ import io.sagaflow.order.ordering.application.OrderPlacement.RequestedLine;
 import io.sagaflow.order.ordering.application.OrderView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -21,8 +23,11 @@ import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -59,11 +64,17 @@ public class OrderController {
     private final OrderPlacement placement;
     private final OrderQueries queries;
     private final ViewCache<OrderView> cache;
+    private final Duration maxPollWait;
 
-    public OrderController(OrderPlacement placement, OrderQueries queries, ViewCache<OrderView> cache) {
+    public OrderController(
+            OrderPlacement placement,
+            OrderQueries queries,
+            ViewCache<OrderView> cache,
+            @Value("${sagaflow.order.poll.max-wait:20s}") Duration maxPollWait) {
         this.placement = placement;
         this.queries = queries;
         this.cache = cache;
+        this.maxPollWait = maxPollWait;
     }
 
     @PostMapping
@@ -78,14 +89,24 @@ public class OrderController {
                         request.shippingAddress()),
                 RequestMetadata.current());
         return ResponseEntity.created(URI.create("/api/orders/" + placed.orderId()))
+                .eTag(etag(placed))
                 .body(placed);
     }
 
     @GetMapping("/{orderId}")
-    @Operation(summary = "An order with its current status (and the reason, once cancelled)")
-    OrderView get(@PathVariable UUID orderId) {
-        return cache.get(orderId.toString())
-                .orElseThrow(() -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
+    @Operation(
+            summary = "An order with its current status (and the reason, once cancelled)",
+            description = "Carries an ETag. With If-None-Match naming it, 304 while the order is unchanged; add"
+                    + " 'Prefer: wait=N' to wait up to N seconds (at most sagaflow.order.poll.max-wait) for a change"
+                    + " instead of asking again: the answer comes as soon as the saga moves the order on (ADR 0025).")
+    ResponseEntity<OrderView> get(@PathVariable UUID orderId, HttpServletRequest request) {
+        return LongPoll.read(
+                request,
+                cache,
+                orderId.toString(),
+                OrderController::etag,
+                maxPollWait,
+                () -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
     }
 
     @GetMapping("/customer/{customerId}")
@@ -106,5 +127,12 @@ public class OrderController {
                 request.cancelledBy() == null ? "customer" : request.cancelledBy(),
                 RequestMetadata.current());
         return order;
+    }
+
+    /** Status and last change, to the microsecond the database keeps: every change of an order moves one of them. */
+    static String etag(OrderView order) {
+        long micros =
+                order.updatedAt() == null ? 0 : ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt());
+        return "\"" + order.status() + "-" + Long.toString(micros, 36) + "\"";
     }
 }
