@@ -55,6 +55,33 @@ class PrometheusDeltaTest(unittest.TestCase):
         self.assertAlmostEqual(server["http_req_s"], 2.2)
 
 
+class ClientMetricsTest(unittest.TestCase):
+    def test_http_latency_leaves_long_polls_out(self):
+        summary = {"metrics": {
+            "http_req_duration{phase:measure}": {"p(95)": 180.0, "med": 20.0},
+            "http_req_duration{phase:measure,wait:no}": {"p(95)": 30.0, "med": 10.0},
+        }}
+        client = sweep.client_metrics(summary, 60.0, False)
+        self.assertEqual(client["http_p95"], 30.0)
+        self.assertEqual(client["http_p50"], 10.0)
+
+    def test_scripts_without_long_polls_count_every_request(self):
+        summary = {"metrics": {"http_req_duration{phase:measure}": {"p(95)": 42.0}}}
+        self.assertEqual(sweep.client_metrics(summary, 60.0, False)["http_p95"], 42.0)
+
+    def test_server_latency_leaves_long_polls_out(self):
+        def scrape(waited, plain):
+            return (
+                'http_server_requests_seconds_bucket{method="GET",uri="/api/orders/{orderId}",wait="yes",le="0.01"} 0\n'
+                f'http_server_requests_seconds_bucket{{method="GET",uri="/api/orders/{{orderId}}",wait="yes",le="+Inf"}} {waited}\n'
+                f'http_server_requests_seconds_bucket{{method="POST",uri="/api/orders",wait="no",le="0.01"}} {plain}\n'
+                f'http_server_requests_seconds_bucket{{method="POST",uri="/api/orders",wait="no",le="+Inf"}} {plain}\n'
+            )
+        server = sweep.server_metrics({"order-service-0": scrape(0, 0)}, {"order-service-0": scrape(5, 20)}, 10.0)
+        self.assertEqual(server["http_count"], 20.0)
+        self.assertEqual(server["poll_order_count"], 5.0)
+
+
 class StatisticsTest(unittest.TestCase):
     def test_confidence_interval_uses_students_t(self):
         s = sweep.describe([10.0, 12.0, 14.0])
@@ -106,6 +133,9 @@ class ArgumentsTest(unittest.TestCase):
         self.assertEqual(v.spring_args, "--sagaflow.order.saga.parallelism=8")
         self.assertEqual(v.replicas, ["order=2", "payment=2"])
         self.assertEqual(sweep.parse_variant("ref:main~1", 0).ref, "main~1")
+        k6 = sweep.parse_variant("interval;k6=POLL_MODE=interval POLL_INTERVAL_MS=25", 2)
+        self.assertEqual(k6.k6_env, ["POLL_MODE=interval", "POLL_INTERVAL_MS=25"])
+        self.assertIn("k6 `POLL_MODE=interval POLL_INTERVAL_MS=25`", k6.describe())
 
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(

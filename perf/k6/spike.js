@@ -21,9 +21,9 @@ export default function (data) {
 }
 
 export function spikeIteration(data) {
-  const [orderId, started] = sf.placeOrder(c, data);
+  const [orderId, started, etag] = sf.placeOrder(c, data);
   if (orderId && Math.random() < c.pollShare) {
-    sf.pollToEnd(c, orderId, started);
+    sf.pollToEnd(c, orderId, started, etag);
   }
 }
 
