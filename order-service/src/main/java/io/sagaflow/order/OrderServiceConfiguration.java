@@ -132,8 +132,9 @@ class OrderServiceConfiguration {
             OrderQueries orders,
             SagaQueries sagas,
             JsonMapper json,
-            @Value("${sagaflow.order.view-cache-size:20000}") int size) {
-        MapLimits limits = new MapLimits(size, Duration.ofMinutes(30), 1);
+            @Value("${sagaflow.order.view-cache-size:20000}") int size,
+            @Value("${sagaflow.order.view-cache-ttl:2m}") Duration ttl) {
+        MapLimits limits = new MapLimits(size, ttl, 1);
         ServiceClusterCustomizer orderViews = ViewCache.loadThrough(
                 SagaNames.ORDER_VIEWS, limits, json, id -> orders.find(java.util.UUID.fromString(id)));
         ServiceClusterCustomizer sagaViews = ViewCache.loadThrough(
