@@ -156,18 +156,7 @@ class SagaJobIT {
         EventMessage paymentRequested = awaitPublished("PaymentRequested", order);
         assertThat(json.readTree(paymentRequested.payload()).get("amount").decimalValue())
                 .isEqualByComparingTo("21.60");
-        answer(
-                "payment-" + order,
-                "PaymentCaptured",
-                Map.of(
-                        "paymentId",
-                        PaymentContracts.sagaPaymentIdOf(order),
-                        "orderId",
-                        order,
-                        "customerId",
-                        customer,
-                        "amount",
-                        21.60));
+        answerPaymentCaptured(order);
 
         awaitStatus(order, "CONFIRMED");
         JsonNode saga = get("/api/sagas/" + order);
@@ -214,19 +203,7 @@ class SagaJobIT {
                 "StockReserved",
                 Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
         awaitPublished("PaymentRequested", order);
-        answer(
-                "payment-" + order,
-                "PaymentCaptured",
-                Map.of(
-                        "paymentId",
-                        PaymentContracts.sagaPaymentIdOf(order),
-                        "orderId",
-                        order,
-                        "customerId",
-                        customer,
-                        "amount",
-                        21.60));
-
+        answerPaymentCaptured(order);
         HttpResponse<String> changed = waiting.get(45, TimeUnit.SECONDS);
         assertThat(changed.statusCode()).isEqualTo(200);
         assertThat(json.readTree(changed.body()).get("status").asString()).isEqualTo("CONFIRMED");
@@ -576,6 +553,22 @@ class SagaJobIT {
                 .filter(m -> m.type().equals(type) && m.streamId().equals("order-" + order))
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** Payment's answer to the order's payment request: captured, the whole total. */
+    private void answerPaymentCaptured(UUID order) {
+        answer(
+                "payment-" + order,
+                "PaymentCaptured",
+                Map.of(
+                        "paymentId",
+                        PaymentContracts.sagaPaymentIdOf(order),
+                        "orderId",
+                        order,
+                        "customerId",
+                        customer,
+                        "amount",
+                        21.60));
     }
 
     /** Publishes an event as another service's outbox would. */
