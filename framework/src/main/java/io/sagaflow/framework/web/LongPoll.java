@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.http.HttpHeaders;
@@ -72,9 +73,9 @@ public final class LongPoll {
         Duration wait = ifNoneMatch == null
                 ? Duration.ZERO
                 : min(preferredWait(Collections.list(request.getHeaders("Prefer"))), maxWait);
-        boolean[] waited = {false};
+        AtomicBoolean waited = new AtomicBoolean();
         Optional<V> found = cache.awaitChange(id, view -> matches(ifNoneMatch, etagOf.apply(view)), wait, () -> {
-            waited[0] = true;
+            waited.set(true);
             request.setAttribute(WAITED, Boolean.TRUE);
             InFlightLimitFilter.releaseEarly(request);
         });
@@ -83,7 +84,7 @@ public final class LongPoll {
         boolean notModified = matches(ifNoneMatch, etag);
         ResponseEntity.BodyBuilder answer = ResponseEntity.status(notModified ? HttpStatus.NOT_MODIFIED : HttpStatus.OK)
                 .eTag(etag);
-        if (waited[0]) {
+        if (waited.get()) {
             answer.header("Preference-Applied", "wait=" + wait.toSeconds());
         }
         return notModified ? answer.build() : answer.body(view);
