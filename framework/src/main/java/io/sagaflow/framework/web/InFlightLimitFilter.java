@@ -87,18 +87,17 @@ public class InFlightLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    /** One request's permit, given back once. */
-    private static final class Permit {
+    /** One request's permit, given back once (true once given back; one object per request). */
+    private static final class Permit extends AtomicBoolean {
 
-        private final Semaphore permits;
-        private final AtomicBoolean released = new AtomicBoolean();
+        private final transient Semaphore permits;
 
         Permit(Semaphore permits) {
             this.permits = permits;
         }
 
         void release() {
-            if (released.compareAndSet(false, true)) {
+            if (compareAndSet(false, true)) {
                 permits.release();
             }
         }
