@@ -24,6 +24,7 @@ import jakarta.validation.constraints.Size;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
@@ -131,8 +132,7 @@ public class OrderController {
 
     /** Status and last change, to the microsecond the database keeps: every change of an order moves one of them. */
     static String etag(OrderView order) {
-        long micros =
-                order.updatedAt() == null ? 0 : ChronoUnit.MICROS.between(java.time.Instant.EPOCH, order.updatedAt());
+        long micros = order.updatedAt() == null ? 0 : ChronoUnit.MICROS.between(Instant.EPOCH, order.updatedAt());
         return "\"" + order.status() + "-" + Long.toString(micros, 36) + "\"";
     }
 }
