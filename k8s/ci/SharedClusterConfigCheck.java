@@ -81,9 +81,10 @@ public final class SharedClusterConfigCheck {
             }
         }
         for (String name : topics) {
+            // The ringbuffer is named _hz_rb_<topic>, but Hazelcast takes its settings from the config named <topic>.
             String ringbuffer = HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + name;
-            RingbufferConfig want = expected.findRingbufferConfig(ringbuffer);
-            RingbufferConfig got = members.findRingbufferConfig(ringbuffer);
+            RingbufferConfig want = expected.findRingbufferConfig(name);
+            RingbufferConfig got = members.findRingbufferConfig(name);
             check(problems, ringbuffer + " capacity", want.getCapacity(), got.getCapacity());
             check(problems, ringbuffer + " time-to-live", want.getTimeToLiveSeconds(), got.getTimeToLiveSeconds());
             check(problems, ringbuffer + " backup-count", want.getBackupCount(), got.getBackupCount());

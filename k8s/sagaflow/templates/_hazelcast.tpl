@@ -37,7 +37,7 @@ sagaflow.hazelcast.shared.topic.*; .ci/validate-k8s loads this file with Hazelca
   "map" (dict "default" (dict
     "backup-count" 1
     "eviction" (dict "eviction-policy" "LRU" "max-size-policy" "PER_NODE" "size" 1000)))
-  "ringbuffer" (dict (printf "_hz_rb_%s.*" $topic.prefix) (dict
+  "ringbuffer" (dict (printf "%s.*" $topic.prefix) (dict
     "capacity" $topic.capacity
     "time-to-live-seconds" $topic.ttlSeconds
     "backup-count" 1

@@ -107,10 +107,14 @@ public final class HazelcastConfigs {
     /**
      * The ringbuffers and reliable topics of the event topic's shards, for a shared cluster member. An external shared
      * cluster needs the same settings (the Helm chart renders them).
+     *
+     * <p>The ringbuffer behind reliable topic {@code t} is named {@code _hz_rb_t}, but Hazelcast looks its settings up
+     * under {@code t}: a ringbuffer config named with the prefix is never used, and the ringbuffers then keep
+     * Hazelcast's defaults (no time-to-live: every shard holds its full capacity for ever; ADR 0026).
      */
     public static void addTopic(Config config, Topic topic, Executor listenerExecutor) {
         String shards = topic.getPrefix() + ".*";
-        config.addRingBufferConfig(new RingbufferConfig(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + shards)
+        config.addRingBufferConfig(new RingbufferConfig(shards)
                 .setCapacity(topic.getCapacity())
                 .setTimeToLiveSeconds((int) topic.getTtl().toSeconds())
                 .setBackupCount(1)

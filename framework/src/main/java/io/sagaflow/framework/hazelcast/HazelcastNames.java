@@ -12,7 +12,10 @@ public final class HazelcastNames {
     /** Default prefix of the shared topic's shards ({@code sagaflow.events.0} …). */
     public static final String EVENT_TOPIC_PREFIX = "sagaflow.events";
 
-    /** Prefix Hazelcast gives the ringbuffer behind a reliable topic. */
+    /**
+     * Prefix Hazelcast gives the ringbuffer behind a reliable topic. Only its name carries the prefix: its settings
+     * are the ringbuffer config named like the topic.
+     */
     public static final String RELIABLE_TOPIC_RINGBUFFER_PREFIX = "_hz_rb_";
 
     private HazelcastNames() {}

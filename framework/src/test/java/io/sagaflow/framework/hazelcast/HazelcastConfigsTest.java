@@ -89,7 +89,8 @@ class HazelcastConfigsTest {
 
         Config config = HazelcastConfigs.sharedMember(shared, null);
 
-        var ringbuffer = config.getRingbufferConfig("_hz_rb_sagaflow.events.order.3");
+        // Hazelcast looks the settings of reliable topic t's ringbuffer (_hz_rb_t) up under t.
+        var ringbuffer = config.findRingbufferConfig("sagaflow.events.order.3");
         assertThat(ringbuffer.getCapacity()).isEqualTo(10_000);
         assertThat(ringbuffer.getTimeToLiveSeconds()).isEqualTo(30);
         assertThat(ringbuffer.getBackupCount()).isEqualTo(1);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.ringbuffer.Ringbuffer;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
@@ -92,6 +93,33 @@ class ReliableTopicEventBusIT {
                 .as("redelivered from before the restart")
                 .isLessThanOrEqualTo(2L * SHARDS);
         assertThat(second).hasSizeLessThanOrEqualTo(after.size() + 2 * SHARDS);
+    }
+
+    @Test
+    void theTopicSettingsReachTheRingbuffers_aMessageIsDroppedOnceItsTimeToLiveHasPassed() {
+        SagaflowHazelcastProperties.Shared settings = clusters.newSharedCluster();
+        settings.getTopic().setCapacity(64);
+        settings.getTopic().setTtl(Duration.ofSeconds(1));
+        HazelcastInstance member = clusters.startSharedMember(settings);
+        ReliableTopicEventBus shortLived =
+                new ReliableTopicEventBus(member, HazelcastNames.EVENT_TOPIC_PREFIX, 1, Duration.ofSeconds(30));
+        Ringbuffer<Object> ringbuffer = member.getRingbuffer(
+                HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + shortLived.topicName("order", 0));
+
+        shortLived.publish(messages("order", 3));
+        assertThat(ringbuffer.capacity()).isEqualTo(64);
+        assertThat(ringbuffer.size()).isEqualTo(3);
+
+        // Expired messages leave on the ringbuffer's next operation: one more publish, after the time-to-live.
+        await().pollDelay(Duration.ofMillis(1_100))
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> {
+                    shortLived.publish(messages("order", 1));
+                    return ringbuffer.headSequence() >= 3;
+                });
+        assertThat(ringbuffer.size())
+                .as("only messages younger than the time-to-live")
+                .isLessThan(3);
     }
 
     @Test
