@@ -158,7 +158,8 @@ class RateLimitIT {
     /**
      * A base below the kernel's ephemeral range (32768 and up), where nothing else in the build is given a port: a port
      * from {@code new ServerSocket(0)} leaves the members' next ports to whatever the kernel hands out next, and a
-     * member once joined a stranger there.
+     * member once joined a stranger there. The same rule as the framework's {@code HazelcastTestClusters.randomPortBase}
+     * (the gateway does not depend on the framework, not even in its tests).
      */
     private static int portBase() {
         return 10_000 + ThreadLocalRandom.current().nextInt(2_270) * 10;
