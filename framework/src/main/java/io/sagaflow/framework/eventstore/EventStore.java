@@ -43,6 +43,13 @@ public interface EventStore {
      */
     Map<String, List<EventEnvelope<Object>>> readStreams(Collection<String> streamIds);
 
+    /**
+     * The events of each stream of {@code afterVersions} with a version above the one it maps to, in version order,
+     * read together; a stream with none maps to an empty list. For a reader that keeps a stream's prefix and only
+     * needs what came after it.
+     */
+    Map<String, List<EventEnvelope<Object>>> readStreamsAfter(Map<String, Long> afterVersions);
+
     /** Up to {@code limit} events after {@code after} in global order; empty when the reader is caught up. */
     List<EventEnvelope<Object>> readAll(GlobalPosition after, int limit);
 

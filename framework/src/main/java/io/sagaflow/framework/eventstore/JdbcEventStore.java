@@ -366,17 +366,29 @@ public final class JdbcEventStore implements EventStore {
 
     @Override
     public Map<String, List<EventEnvelope<Object>>> readStreams(Collection<String> streamIds) {
+        Map<String, Long> fromStart = new LinkedHashMap<>();
+        streamIds.forEach(id -> fromStart.put(id, 0L));
+        return readStreamsAfter(fromStart);
+    }
+
+    @Override
+    public Map<String, List<EventEnvelope<Object>>> readStreamsAfter(Map<String, Long> afterVersions) {
         Map<String, List<EventEnvelope<Object>>> streams = new HashMap<>();
-        streamIds.forEach(id -> streams.put(id, new ArrayList<>()));
-        if (streamIds.isEmpty()) {
+        afterVersions.keySet().forEach(id -> streams.put(id, new ArrayList<>()));
+        if (afterVersions.isEmpty()) {
             return streams;
         }
-        String[] ids = streamIds.toArray(String[]::new);
+        String[] ids = afterVersions.keySet().toArray(String[]::new);
+        Long[] after = afterVersions.values().toArray(Long[]::new);
         jdbc.query(
                 connection -> {
+                    // The unnest's columns are named apart from es_event's, so EVENT_COLUMNS stay unambiguous.
                     var statement = connection.prepareStatement("select " + EVENT_COLUMNS
-                            + " from es_event where stream_id = any(?) order by stream_id, version");
+                            + " from es_event join unnest(?::text[], ?::bigint[]) as wanted (wanted_stream, after)"
+                            + " on es_event.stream_id = wanted.wanted_stream and es_event.version > wanted.after"
+                            + " order by es_event.stream_id, es_event.version");
                     statement.setArray(1, connection.createArrayOf("text", ids));
+                    statement.setArray(2, connection.createArrayOf("bigint", after));
                     return statement;
                 },
                 rs -> {

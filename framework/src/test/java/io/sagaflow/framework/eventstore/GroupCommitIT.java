@@ -254,6 +254,11 @@ class GroupCommitIT {
         }
 
         @Override
+        public Map<String, List<EventEnvelope<Object>>> readStreamsAfter(Map<String, Long> afterVersions) {
+            return store.readStreamsAfter(afterVersions);
+        }
+
+        @Override
         public List<EventEnvelope<Object>> readAll(GlobalPosition after, int limit) {
             return store.readAll(after, limit);
         }

@@ -92,6 +92,33 @@ class JdbcEventStoreIT {
     }
 
     @Test
+    void readsOnlyWhatEachStreamGotAfterTheVersionTheReaderHas() {
+        String grown = "counter-" + UUID.randomUUID();
+        String unchanged = "counter-" + UUID.randomUUID();
+        String missing = "counter-" + UUID.randomUUID();
+        store.append(
+                grown,
+                ExpectedVersion.noStream(),
+                List.of(new Opened("g", 1), new Incremented(1), new Incremented(2)),
+                EventMetadata.newFlow());
+        store.append(unchanged, ExpectedVersion.noStream(), List.of(new Opened("u", 1)), EventMetadata.newFlow());
+        Map<String, Long> known = new java.util.LinkedHashMap<>();
+        known.put(grown, 1L);
+        known.put(unchanged, 1L);
+        known.put(missing, 0L);
+
+        Map<String, List<EventEnvelope<Object>>> after = store.readStreamsAfter(known);
+
+        assertThat(after).containsOnlyKeys(grown, unchanged, missing);
+        assertThat(after.get(grown)).isEqualTo(store.readStream(grown, 2));
+        assertThat(after.get(grown)).extracting(EventEnvelope::version).containsExactly(2L, 3L);
+        assertThat(after.get(unchanged)).isEmpty();
+        assertThat(after.get(missing)).isEmpty();
+        assertThat(store.readStreamsAfter(Map.of(unchanged, 0L)).get(unchanged))
+                .isEqualTo(store.readStream(unchanged, 1));
+    }
+
+    @Test
     void appendsToManyStreamsInOneCallEachAsItsOwnAppendWould() {
         String fresh = "counter-" + UUID.randomUUID();
         String existing = "counter-" + UUID.randomUUID();
