@@ -69,8 +69,10 @@ public class OrderPlacement {
      */
     public OrderView place(PlaceOrder order, EventMetadata metadata) {
         admission.admit();
-        Map<UUID, ProductCopy> products = catalog.products(
+        CatalogCopies.Known known = catalog.lookUp(
+                order.customerId(),
                 order.lines().stream().map(RequestedLine::productId).distinct().toList());
+        Map<UUID, ProductCopy> products = known.products();
         List<OrderLine> lines = new ArrayList<>();
         for (RequestedLine line : order.lines()) {
             ProductCopy product = products.get(line.productId());
@@ -80,7 +82,7 @@ public class OrderPlacement {
             BigDecimal unitPrice = line.unitPrice() == null ? product.price() : line.unitPrice();
             lines.add(new OrderLine(line.productId(), line.quantity(), unitPrice.setScale(2, RoundingMode.HALF_EVEN)));
         }
-        String status = catalog.customerStatus(order.customerId())
+        String status = known.customerStatus()
                 .orElseThrow(() -> ApiException.unprocessable(
                         "CUSTOMER_NOT_FOUND", "Customer " + order.customerId() + " is not known"));
         if (!"ACTIVE".equals(status)) {

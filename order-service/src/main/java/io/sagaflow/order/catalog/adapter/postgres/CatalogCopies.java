@@ -2,12 +2,10 @@ package io.sagaflow.order.catalog.adapter.postgres;
 
 import java.math.BigDecimal;
 import java.util.Collection;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -43,19 +41,33 @@ public class CatalogCopies {
                 status);
     }
 
-    public Optional<String> customerStatus(UUID customerId) {
-        return jdbc
-                .queryForList("select status from customer_copy where customer_id = ?", String.class, customerId)
-                .stream()
-                .findFirst();
+    /**
+     * What the copies know of {@code customerId} and {@code productIds}, read in one statement: placing an order
+     * checks both, and one round trip instead of two is one PostgreSQL transaction less per order.
+     */
+    public Known lookUp(UUID customerId, Collection<UUID> productIds) {
+        Map<UUID, ProductCopy> products = new HashMap<>();
+        String[] status = {null};
+        jdbc.query(
+                "select product_id, sku, name, price, null as status from product_copy where product_id = any(?)"
+                        + " union all select customer_id, null, null, null, status from customer_copy"
+                        + " where customer_id = ?",
+                rs -> {
+                    String customerStatus = rs.getString(5);
+                    if (customerStatus != null) {
+                        status[0] = customerStatus;
+                    } else {
+                        UUID productId = rs.getObject(1, UUID.class);
+                        products.put(
+                                productId,
+                                new ProductCopy(productId, rs.getString(2), rs.getString(3), rs.getBigDecimal(4)));
+                    }
+                },
+                productIds.toArray(UUID[]::new),
+                customerId);
+        return new Known(Optional.ofNullable(status[0]), products);
     }
 
-    public Map<UUID, ProductCopy> products(Collection<UUID> productIds) {
-        List<ProductCopy> found = jdbc.query(
-                "select product_id, sku, name, price from product_copy where product_id = any(?)",
-                (rs, row) -> new ProductCopy(
-                        rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getBigDecimal(4)),
-                (Object) productIds.toArray(UUID[]::new));
-        return found.stream().collect(Collectors.toMap(ProductCopy::productId, Function.identity()));
-    }
+    /** A customer's status, if copied, and the copied products among those asked for. */
+    public record Known(Optional<String> customerStatus, Map<UUID, ProductCopy> products) {}
 }
