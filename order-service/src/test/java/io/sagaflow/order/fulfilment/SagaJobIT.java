@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
@@ -14,16 +15,22 @@ import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
+import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
 import io.sagaflow.order.ordering.application.OrderView;
 import io.sagaflow.payment.contracts.PaymentContracts;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -88,6 +95,21 @@ class SagaJobIT {
 
     @Autowired
     ViewCache<OrderView> orderViews;
+
+    @Autowired
+    EventStore events;
+
+    @Autowired
+    OrderFulfilmentSaga saga;
+
+    @Autowired
+    HazelcastSagaDeadlines deadlines;
+
+    @Autowired
+    HazelcastSagaInbox inbox;
+
+    @Autowired
+    Clock clock;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
@@ -482,6 +504,58 @@ class SagaJobIT {
                 .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT");
     }
 
+    @Test
+    void aRunnerReadsOnlyWhatASagasStreamGotSinceItsLastMessage_includingAnotherReplicasEvents() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", order);
+        String stream = "order-" + order;
+        List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
+        EventStore recording = (EventStore) Proxy.newProxyInstance(
+                EventStore.class.getClassLoader(), new Class<?>[] {EventStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("readStreamsAfter")) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Long> after = (Map<String, Long>) args[0];
+                        reads.add(Map.copyOf(after));
+                    }
+                    try {
+                        return method.invoke(events, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        // A second runner, as on another replica; the application's own `runner` plays the first.
+        SagaRunner replica = new SagaRunner(recording, transactions, saga, deadlines, inbox, clock, meters);
+        try {
+            assertThat(replica.handle("r1", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CHARGING_PAYMENT");
+            // The other replica moves the saga on: the first one's kept prefix (3 events) is now stale.
+            assertThat(runner.handle(
+                            "r2",
+                            entry(new SagaMessage.PaymentWasCaptured(
+                                    order, PaymentContracts.sagaPaymentIdOf(order), new BigDecimal("21.60")))))
+                    .isEqualTo("CONFIRMED");
+
+            assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
+                    .as("the stale prefix plus what came after it is the whole saga")
+                    .isEqualTo("CONFIRMED");
+            assertThat(replica.handle("r4", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        assertThat(reads)
+                .as("the whole stream, then only what came after the kept 3 events; an ended saga is not kept")
+                .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L));
+        assertThat(typesOf(order))
+                .containsExactly(
+                        "OrderPlaced",
+                        "StockReservationConfirmed",
+                        "PaymentRequested",
+                        "PaymentCaptureConfirmed",
+                        "OrderConfirmed");
+    }
+
     private List<String> typesOf(UUID order) {
         return jdbc.queryForList(
                 "select type from es_event where stream_id = ? order by version", String.class, "order-" + order);
@@ -516,6 +590,19 @@ class SagaJobIT {
                         + "\"shippingAddress\":\"x\"}");
         assertThat(unknownProduct.statusCode()).isEqualTo(422);
         assertThat(unknownProduct.body()).contains("PRODUCT_NOT_FOUND");
+        HttpResponse<String> unknownCustomer = send(
+                "POST",
+                "/api/orders",
+                "{\"customerId\":\"" + UUID.randomUUID() + "\",\"lineItems\":[{\"productId\":\"" + product
+                        + "\",\"quantity\":1}],\"shippingAddress\":\"x\"}");
+        assertThat(unknownCustomer.statusCode()).isEqualTo(422);
+        assertThat(unknownCustomer.body()).contains("CUSTOMER_NOT_FOUND");
+        answer(
+                "customer-" + customer,
+                "CustomerStatusChanged",
+                Map.of("customerId", customer, "status", "SUSPENDED", "reason", "test"));
+        await().atMost(Duration.ofSeconds(45)).until(() -> placeOrder().statusCode() == 422);
+        assertThat(placeOrder().body()).contains("CUSTOMER_NOT_ACTIVE");
         assertThat(send("GET", "/api/orders/" + UUID.randomUUID(), null).statusCode())
                 .isEqualTo(404);
         assertThat(send("GET", "/api/sagas/not-a-uuid", null).statusCode()).isEqualTo(400);

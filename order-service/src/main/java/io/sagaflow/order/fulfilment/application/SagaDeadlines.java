@@ -1,6 +1,8 @@
 package io.sagaflow.order.fulfilment.application;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
 import java.util.UUID;
 
 /** The timer of each running saga, kept with the saga's partition; when it fires, a DeadlineReached is delivered. */
@@ -9,6 +11,6 @@ public interface SagaDeadlines {
     /** Arms (or moves) the saga's timer to {@code deadline}. */
     void arm(UUID orderId, Instant deadline);
 
-    /** Clears the saga's timer. */
-    void clear(UUID orderId);
+    /** Arms each of {@code armed}'s timers and clears {@code cleared}'s, all at once rather than one after another. */
+    void moveAll(Map<UUID, Instant> armed, Collection<UUID> cleared);
 }

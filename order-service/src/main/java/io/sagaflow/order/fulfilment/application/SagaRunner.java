@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
-import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
@@ -21,6 +20,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,6 +34,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -41,11 +44,21 @@ import org.springframework.transaction.support.TransactionTemplate;
  * then arms or clears the saga's deadline and removes the message from the inbox. The Jet job hands it the messages
  * that queued up, a batch at a time, with one order's messages always in the same processor and in order
  * ({@link #handleBatch}); a message handled twice (after a job restart) changes nothing the second time.
+ *
+ * <p>The runner keeps what it last committed of each running saga's stream ({@link #KNOWN_SAGAS} of them at most) and
+ * reads only the events after it: still every event of the stream, from whichever writer, but each read and
+ * deserialized once instead of once per message. What it keeps is always a committed prefix of the stream (taken out
+ * while a transaction uses it, put back only once that transaction, or the caller's it joined, has committed), so a
+ * stale prefix costs a longer read, never a wrong decision; the expected version of every append guards the rest, as
+ * before (ADR 0027).
  */
 public class SagaRunner {
 
     private static final Logger log = LoggerFactory.getLogger(SagaRunner.class);
     private static final int MAX_CONFLICT_RETRIES = 10;
+
+    /** How many running sagas' stream prefixes the runner keeps; about 2 KB each. */
+    static final int KNOWN_SAGAS = 2048;
 
     private final EventStore events;
     private final TransactionTemplate transactions;
@@ -56,6 +69,14 @@ public class SagaRunner {
     private final MeterRegistry meters;
     private final Counter compensations;
     private final Counter failures;
+    /** Committed prefixes of running sagas' streams, by stream, least recently used first. */
+    private final Map<String, History> known = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, History> eldest) {
+            return size() > KNOWN_SAGAS;
+        }
+    });
+
     private final ScheduledExecutorService redelivery = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("saga-redelivery").daemon().factory());
 
@@ -102,6 +123,7 @@ public class SagaRunner {
         try {
             outcomes = transactions.execute(status -> decideAll(batch));
         } catch (RuntimeException e) {
+            // The batch's prefixes are out of the map (histories() took them), so the retries read whole streams.
             log.debug("a saga batch of {} failed; handling each message on its own", batch.size(), e);
             return batch.stream()
                     .map(delivery -> handleSafely(delivery.messageId(), delivery.entry()))
@@ -117,9 +139,12 @@ public class SagaRunner {
             statuses.add(statusOf(outcome));
         }
         try {
-            lastOfOrder.forEach(this::moveDeadline);
-            batch.forEach(delivery -> inbox.remove(
-                    delivery.messageId(), delivery.entry().message().orderId()));
+            // Hazelcast operations of the whole batch in flight together: one wait, not two per message.
+            moveDeadlines(lastOfOrder);
+            Map<String, UUID> handled = new LinkedHashMap<>();
+            batch.forEach(delivery ->
+                    handled.put(delivery.messageId(), delivery.entry().message().orderId()));
+            inbox.removeAll(handled);
         } catch (RuntimeException e) {
             // The decisions are committed; handling each message again decides nothing new and redoes the rest.
             log.warn("the deadlines or inbox of a saga batch of {} could not be updated; retrying", batch.size(), e);
@@ -189,7 +214,7 @@ public class SagaRunner {
             try {
                 Outcome outcome = transactions.execute(status -> decide(stream, entry));
                 measure(outcome);
-                moveDeadline(orderId, outcome);
+                moveDeadlines(Map.of(orderId, outcome));
                 inbox.remove(messageId, orderId);
                 return statusOf(outcome);
             } catch (ConcurrencyConflictException e) {
@@ -204,10 +229,11 @@ public class SagaRunner {
     /** Decides {@code entry} on its saga's stream and appends what it decides, in the caller's transaction. */
     private Outcome decide(String stream, SagaInboxEntry entry) {
         List<StreamAppend> appends = new ArrayList<>(1);
-        Outcome outcome = decide(stream, new History(events.readStream(stream, 1)), entry, appends);
+        Outcome outcome = decide(stream, histories(List.of(stream)).get(stream), entry, appends);
         if (!appends.isEmpty()) {
             events.appendAll(appends);
         }
+        rememberAfterCommit(List.of(outcome));
         return outcome;
     }
 
@@ -218,8 +244,7 @@ public class SagaRunner {
     private List<Outcome> decideAll(List<Delivery> batch) {
         Set<String> streams = new LinkedHashSet<>();
         batch.forEach(delivery -> streams.add(streamOf(delivery.entry())));
-        Map<String, History> histories = new HashMap<>();
-        events.readStreams(streams).forEach((stream, read) -> histories.put(stream, new History(read)));
+        Map<String, History> histories = histories(streams);
         List<StreamAppend> appends = new ArrayList<>(batch.size());
         List<Outcome> outcomes = new ArrayList<>(batch.size());
         for (Delivery delivery : batch) {
@@ -230,7 +255,52 @@ public class SagaRunner {
         if (!appends.isEmpty()) {
             events.appendAll(appends);
         }
+        rememberAfterCommit(outcomes);
         return outcomes;
+    }
+
+    /**
+     * The history of each of {@code streams} as stored now: the prefix the runner kept, taken out of {@link #known}
+     * while the caller's transaction uses it, plus what the store has after it.
+     */
+    private Map<String, History> histories(Collection<String> streams) {
+        Map<String, History> histories = new HashMap<>();
+        Map<String, Long> after = new LinkedHashMap<>();
+        for (String stream : streams) {
+            History history = known.remove(stream);
+            if (history == null) {
+                history = new History();
+            }
+            histories.put(stream, history);
+            after.put(stream, history.version);
+        }
+        events.readStreamsAfter(after).forEach((stream, read) -> {
+            History history = histories.get(stream);
+            read.forEach(event -> history.add(event.payload(), event.occurredAt()));
+        });
+        return histories;
+    }
+
+    /**
+     * Keeps the histories {@code outcomes} left once the current transaction commits, which may be a caller's that
+     * this one joined: before that they are not a committed prefix.
+     */
+    private void rememberAfterCommit(List<Outcome> outcomes) {
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                outcomes.forEach(SagaRunner.this::remember);
+            }
+        });
+    }
+
+    /** Keeps the committed history {@code outcome} left, for the saga's next message, while the saga runs. */
+    private void remember(Outcome outcome) {
+        if (outcome.after().exists() && !outcome.after().status().isTerminal()) {
+            known.put(outcome.stream(), outcome.history());
+        } else {
+            known.remove(outcome.stream());
+        }
     }
 
     private static String streamOf(SagaInboxEntry entry) {
@@ -246,7 +316,7 @@ public class SagaRunner {
         Instant now = clock.instant();
         List<DomainEvent> decided = saga.on(before, entry.message(), now);
         if (decided.isEmpty()) {
-            return new Outcome(before, before, decided, history.startedAt());
+            return new Outcome(stream, history, before, before, decided, history.startedAt());
         }
         appends.add(new StreamAppend(stream, ExpectedVersion.exactly(history.version), decided, entry.metadata()));
         recordSteps(history, decided, now);
@@ -255,26 +325,31 @@ public class SagaRunner {
             history.add(event, now);
             after = saga.evolve(after, event);
         }
-        return new Outcome(before, after, decided, history.startedAt());
+        return new Outcome(stream, history, before, after, decided, history.startedAt());
     }
 
     private static String statusOf(Outcome outcome) {
         return outcome.after().exists() ? outcome.after().status().name() : "NONE";
     }
 
-    /** Arms or clears the saga's deadline as {@code outcome} left it. */
-    private void moveDeadline(UUID orderId, Outcome outcome) {
-        SagaState after = outcome.after();
-        if (!after.exists()) {
-            return;
-        }
-        if (after.status().isTerminal() || after.deadline() == null) {
-            deadlines.clear(orderId);
-        } else {
-            // Armed on every message of a running saga: answers may overtake the order's own OrderPlaced (they
-            // travel on other streams), and arming is an idempotent write of the same deadline.
-            deadlines.arm(orderId, after.deadline());
-        }
+    /** Arms or clears each saga's deadline as its last outcome left it. */
+    private void moveDeadlines(Map<UUID, Outcome> lastOfOrder) {
+        Map<UUID, Instant> armed = new LinkedHashMap<>();
+        List<UUID> cleared = new ArrayList<>();
+        lastOfOrder.forEach((orderId, outcome) -> {
+            SagaState after = outcome.after();
+            if (!after.exists()) {
+                return;
+            }
+            if (after.status().isTerminal() || after.deadline() == null) {
+                cleared.add(orderId);
+            } else {
+                // Armed on every message of a running saga: answers may overtake the order's own OrderPlaced (they
+                // travel on other streams), and arming is an idempotent write of the same deadline.
+                armed.put(orderId, after.deadline());
+            }
+        });
+        deadlines.moveAll(armed, cleared);
     }
 
     /** Counts a compensation and times a saga that ended. */
@@ -343,12 +418,6 @@ public class SagaRunner {
         final List<Instant> times = new ArrayList<>();
         long version;
 
-        History(List<EventEnvelope<Object>> stored) {
-            for (EventEnvelope<Object> event : stored) {
-                add(event.payload(), event.occurredAt());
-            }
-        }
-
         void add(Object payload, Instant at) {
             payloads.add(payload);
             times.add(at);
@@ -360,5 +429,11 @@ public class SagaRunner {
         }
     }
 
-    private record Outcome(SagaState before, SagaState after, List<DomainEvent> decided, Instant startedAt) {}
+    private record Outcome(
+            String stream,
+            History history,
+            SagaState before,
+            SagaState after,
+            List<DomainEvent> decided,
+            Instant startedAt) {}
 }

@@ -11,7 +11,12 @@ import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.domain.SagaMessage.DeadlineReached;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,14 +50,23 @@ public class HazelcastSagaDeadlines implements SagaDeadlines {
 
     @Override
     public void arm(UUID orderId, Instant deadline) {
-        long ttl = Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
         // The exact instant, not epoch millis: the saga only honours the deadline it armed, to the nanosecond.
-        timers.set(orderId.toString(), deadline.toString(), ttl, TimeUnit.MILLISECONDS);
+        timers.set(orderId.toString(), deadline.toString(), ttlMillis(deadline), TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public void clear(UUID orderId) {
-        timers.delete(orderId.toString());
+    public void moveAll(Map<UUID, Instant> armed, Collection<UUID> cleared) {
+        List<CompletableFuture<?>> moves = new ArrayList<>(armed.size() + cleared.size());
+        armed.forEach((orderId, deadline) -> moves.add(
+                timers.setAsync(orderId.toString(), deadline.toString(), ttlMillis(deadline), TimeUnit.MILLISECONDS)
+                        .toCompletableFuture()));
+        cleared.forEach(
+                orderId -> moves.add(timers.deleteAsync(orderId.toString()).toCompletableFuture()));
+        moves.forEach(CompletableFuture::join);
+    }
+
+    private static long ttlMillis(Instant deadline) {
+        return Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
     }
 
     private void expired(EntryEvent<String, String> event) {

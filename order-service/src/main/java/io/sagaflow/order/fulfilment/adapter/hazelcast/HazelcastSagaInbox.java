@@ -4,7 +4,11 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.sagaflow.order.fulfilment.application.SagaInbox;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The inbox as a map partitioned by order id. Adding is {@code putIfAbsent}, so a message added twice appears once
@@ -27,6 +31,14 @@ public class HazelcastSagaInbox implements SagaInbox {
     @Override
     public void remove(String messageId, UUID orderId) {
         inbox.delete(new InboxKey(messageId, orderId));
+    }
+
+    @Override
+    public void removeAll(Map<String, UUID> messages) {
+        List<CompletableFuture<Boolean>> removals = new ArrayList<>(messages.size());
+        messages.forEach((messageId, orderId) ->
+                removals.add(inbox.deleteAsync(new InboxKey(messageId, orderId)).toCompletableFuture()));
+        removals.forEach(CompletableFuture::join);
     }
 
     @Override
