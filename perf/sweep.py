@@ -265,6 +265,7 @@ class Variant:
     ref: str | None = None
     spring_args: str = ""
     java_opts: str | None = None
+    pg_opts: str | None = None
     replicas: list[str] = field(default_factory=list)
     k6_env: list[str] = field(default_factory=list)
 
@@ -276,6 +277,8 @@ class Variant:
             parts.append(f"spring args `{self.spring_args}`")
         if self.java_opts:
             parts.append(f"java opts `{self.java_opts}`")
+        if self.pg_opts:
+            parts.append(f"PostgreSQL options `{self.pg_opts}`")
         if self.replicas:
             parts.append("replicas " + ", ".join(self.replicas))
         if self.k6_env:
@@ -306,7 +309,7 @@ class Stack:
             if self.mode == "start":
                 raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
             if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
-                    and not variant.java_opts and not variant.replicas:
+                    and not variant.java_opts and not variant.pg_opts and not variant.replicas:
                 log(f"using the running stack in {variant.root}")
                 self.current, self.started_by_us = variant, False
                 return False
@@ -321,6 +324,8 @@ class Stack:
         env["SAGAFLOW_SPRING_ARGS"] = " ".join(a for a in (HISTOGRAM_ARG, variant.spring_args) if a)
         if variant.java_opts:
             env["SAGAFLOW_JAVA_OPTS"] = variant.java_opts
+        if variant.pg_opts:
+            env["SAGAFLOW_PG_OPTS"] = variant.pg_opts
         cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
         for r in variant.replicas:
             cmd += ["--replicas", r]
@@ -1015,7 +1020,8 @@ def fmt(value, digits: int = 1) -> str:
 
 
 def parse_variant(spec: str, index: int) -> Variant:
-    """'name;spring=--a=b --c=d;java=-Xmx512m;replicas=order=2,payment=2;k6=POLL_MODE=interval' or 'ref:<ref>'."""
+    """'name;spring=--a=b --c=d;java=-Xmx512m;pg=-c max_wal_size=2GB;replicas=order=2,payment=2;k6=POLL_MODE=interval'
+    or 'ref:<ref>'."""
     if spec.startswith("ref:"):
         ref = spec[4:]
         return Variant(name=re.sub(r"[^A-Za-z0-9_.-]", "_", ref) or f"v{index}", ref=ref)
@@ -1027,6 +1033,8 @@ def parse_variant(spec: str, index: int) -> Variant:
             v.spring_args = value
         elif key == "java":
             v.java_opts = value
+        elif key == "pg":
+            v.pg_opts = value
         elif key == "replicas":
             v.replicas = [r for r in value.split(",") if r]
         elif key == "k6":
@@ -1035,7 +1043,7 @@ def parse_variant(spec: str, index: int) -> Variant:
                 raise argparse.ArgumentTypeError(f"k6 settings are NAME=VALUE, was '{value}' in variant '{spec}'")
         elif key:
             raise argparse.ArgumentTypeError(
-                f"unknown key '{key}' in variant '{spec}' (spring, java, replicas, k6)")
+                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, replicas, k6)")
     return v
 
 

@@ -136,6 +136,9 @@ class ArgumentsTest(unittest.TestCase):
         k6 = sweep.parse_variant("interval;k6=POLL_MODE=interval POLL_INTERVAL_MS=25", 2)
         self.assertEqual(k6.k6_env, ["POLL_MODE=interval", "POLL_INTERVAL_MS=25"])
         self.assertIn("k6 `POLL_MODE=interval POLL_INTERVAL_MS=25`", k6.describe())
+        pg = sweep.parse_variant("wal;pg=-c max_wal_size=2GB -c checkpoint_timeout=15min", 3)
+        self.assertEqual(pg.pg_opts, "-c max_wal_size=2GB -c checkpoint_timeout=15min")
+        self.assertIn("PostgreSQL options `-c max_wal_size=2GB -c checkpoint_timeout=15min`", pg.describe())
 
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(
