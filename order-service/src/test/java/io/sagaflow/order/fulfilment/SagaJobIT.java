@@ -111,6 +111,14 @@ class SagaJobIT {
     @Autowired
     Clock clock;
 
+    /** The events of a saga that went through every step. */
+    private static final List<String> CONFIRMED_SAGA = List.of(
+            "OrderPlaced",
+            "StockReservationConfirmed",
+            "PaymentRequested",
+            "PaymentCaptureConfirmed",
+            "OrderConfirmed");
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<EventMessage> published = new CopyOnWriteArrayList<>();
     private Subscription listening;
@@ -435,10 +443,7 @@ class SagaJobIT {
         CompletableFuture<List<String>> batch = CompletableFuture.supplyAsync(() -> runner.handleBatch(List.of(
                 new SagaRunner.Delivery("m1", entry(new SagaMessage.StockWasReserved(order))),
                 new SagaRunner.Delivery("m2", entry(new SagaMessage.StockWasReserved(other))),
-                new SagaRunner.Delivery(
-                        "m3",
-                        entry(new SagaMessage.PaymentWasCaptured(
-                                other, PaymentContracts.sagaPaymentIdOf(other), new BigDecimal("21.60")))))));
+                new SagaRunner.Delivery("m3", entry(captured(other))))));
         Thread.sleep(300);
         assertThat(batch).as("the batch waits for the rival's lock").isNotDone();
         commit.countDown();
@@ -447,13 +452,7 @@ class SagaJobIT {
         assertThat(batch.get(20, TimeUnit.SECONDS))
                 .containsExactly("CHARGING_PAYMENT", "CHARGING_PAYMENT", "CONFIRMED");
         assertThat(typesOf(order)).containsExactly("OrderPlaced", "StockReservationConfirmed", "PaymentRequested");
-        assertThat(typesOf(other))
-                .containsExactly(
-                        "OrderPlaced",
-                        "StockReservationConfirmed",
-                        "PaymentRequested",
-                        "PaymentCaptureConfirmed",
-                        "OrderConfirmed");
+        assertThat(typesOf(other)).containsExactlyElementsOf(CONFIRMED_SAGA);
 
         // The same batch again, as after a job restart: nothing moves.
         assertThat(runner.handleBatch(List.of(
@@ -473,19 +472,10 @@ class SagaJobIT {
         assertThat(runner.handleBatch(List.of(
                         new SagaRunner.Delivery("b1", entry(new SagaMessage.StockWasReserved(order))),
                         new SagaRunner.Delivery("b2", entry(new SagaMessage.StockWasReserved(other))),
-                        new SagaRunner.Delivery(
-                                "b3",
-                                entry(new SagaMessage.PaymentWasCaptured(
-                                        order, PaymentContracts.sagaPaymentIdOf(order), new BigDecimal("21.60")))))))
+                        new SagaRunner.Delivery("b3", entry(captured(order))))))
                 .containsExactly("CHARGING_PAYMENT", "CHARGING_PAYMENT", "CONFIRMED");
 
-        assertThat(typesOf(order))
-                .containsExactly(
-                        "OrderPlaced",
-                        "StockReservationConfirmed",
-                        "PaymentRequested",
-                        "PaymentCaptureConfirmed",
-                        "OrderConfirmed");
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
         assertThat(jdbc.queryForObject(
                         "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])"
                                 + " and version > 1",
@@ -529,11 +519,7 @@ class SagaJobIT {
             assertThat(replica.handle("r1", entry(new SagaMessage.StockWasReserved(order))))
                     .isEqualTo("CHARGING_PAYMENT");
             // The other replica moves the saga on: the first one's kept prefix (3 events) is now stale.
-            assertThat(runner.handle(
-                            "r2",
-                            entry(new SagaMessage.PaymentWasCaptured(
-                                    order, PaymentContracts.sagaPaymentIdOf(order), new BigDecimal("21.60")))))
-                    .isEqualTo("CONFIRMED");
+            assertThat(runner.handle("r2", entry(captured(order)))).isEqualTo("CONFIRMED");
 
             assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
                     .as("the stale prefix plus what came after it is the whole saga")
@@ -547,18 +533,18 @@ class SagaJobIT {
         assertThat(reads)
                 .as("the whole stream, then only what came after the kept 3 events; an ended saga is not kept")
                 .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L));
-        assertThat(typesOf(order))
-                .containsExactly(
-                        "OrderPlaced",
-                        "StockReservationConfirmed",
-                        "PaymentRequested",
-                        "PaymentCaptureConfirmed",
-                        "OrderConfirmed");
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
     }
 
     private List<String> typesOf(UUID order) {
         return jdbc.queryForList(
                 "select type from es_event where stream_id = ? order by version", String.class, "order-" + order);
+    }
+
+    /** Payment's answer to the order's saga payment, as the saga hears it: captured, the whole total. */
+    private static SagaMessage captured(UUID order) {
+        return new SagaMessage.PaymentWasCaptured(
+                order, PaymentContracts.sagaPaymentIdOf(order), new BigDecimal("21.60"));
     }
 
     private static SagaInboxEntry entry(SagaMessage message) {
