@@ -2,6 +2,7 @@ package io.sagaflow.inventory.product.application;
 
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.inventory.product.application.StockLedger.Executed;
 import io.sagaflow.inventory.product.domain.CreateProduct;
 import io.sagaflow.inventory.product.domain.ProductCommand;
 import io.sagaflow.inventory.product.domain.ReleaseStock;
@@ -19,8 +20,9 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The product API's use cases. Each stock change runs in one transaction: lock the product's row, decide, append,
- * read the changed row back, so the answer is the committed state. SKUs are unique even under concurrent creates:
+ * The product API's use cases. Each stock change runs in one transaction: lock the product's row (reading it whole),
+ * decide, append; the answer is that row with the stock the decision left and the time of its events, which is what
+ * the projection writes to it, so it is the committed state without a read back while others wait for the lock. SKUs are unique even under concurrent creates:
  * the view's unique index makes the second of two racing creates wait for the first and then fail, rolling back its
  * event with it.
  */
@@ -98,13 +100,12 @@ public class ProductCatalog {
 
     private ProductView change(UUID productId, UUID orderId, ProductCommand command, EventMetadata metadata) {
         return transactions.execute(status -> {
-            LockedProduct product = ledger.lock(Set.of(productId), orderId == null ? Set.of() : Set.of(orderId))
-                    .get(productId);
-            if (product == null) {
-                throw new ProductNotFound(productId);
-            }
-            ledger.execute(product, command, metadata);
-            return views.find(productId).orElseThrow();
+            LockedView locked = ledger.lockWithView(productId, orderId == null ? Set.of() : Set.of(orderId))
+                    .orElseThrow(() -> new ProductNotFound(productId));
+            Executed executed = ledger.execute(locked.product(), command, metadata);
+            return executed.changedAt()
+                    .map(at -> locked.view().withStock(executed.state(), at))
+                    .orElse(locked.view());
         });
     }
 }

@@ -1,5 +1,6 @@
 package io.sagaflow.inventory.product.application;
 
+import io.sagaflow.inventory.product.domain.Product;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
@@ -17,4 +18,22 @@ public record ProductView(
         String category,
         String status,
         Instant createdAt,
-        Instant updatedAt) {}
+        Instant updatedAt) {
+
+    /** This product with the stock of {@code state}, changed at {@code at}: the row as the projection moves it. */
+    public ProductView withStock(Product state, Instant at) {
+        return new ProductView(
+                productId,
+                sku,
+                name,
+                description,
+                price,
+                state.quantityOnHand(),
+                state.quantityReserved(),
+                state.availableQuantity(),
+                category,
+                status,
+                createdAt,
+                at);
+    }
+}

@@ -25,4 +25,7 @@ public interface ProductViews {
      * Products that do not exist are absent from the result. Must run inside a transaction.
      */
     Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds);
+
+    /** {@link #lock} of one product that also returns its view row as locked; empty if there is no such product. */
+    Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds);
 }

@@ -3,6 +3,7 @@ package io.sagaflow.inventory.product.application;
 import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.AppendResult;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.inventory.contracts.InventoryContracts;
@@ -11,10 +12,12 @@ import io.sagaflow.inventory.product.domain.Product;
 import io.sagaflow.inventory.product.domain.ProductCommand;
 import io.sagaflow.inventory.product.domain.ProductDecider;
 import io.sagaflow.inventory.product.domain.StockRejected;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -49,27 +52,50 @@ public class StockLedger {
      * @throws IllegalStateException outside a transaction, where a lock would be released at once
      */
     public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds) {
+        requireTransaction();
+        return views.lock(productIds, orderIds);
+    }
+
+    private static void requireTransaction() {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("products can only be locked inside a transaction");
         }
-        return views.lock(productIds, orderIds);
+    }
+
+    /**
+     * Locks {@code productId} like {@link #lock}, with its view row as locked; empty if there is no such product.
+     *
+     * @throws IllegalStateException outside a transaction, where a lock would be released at once
+     */
+    public Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds) {
+        requireTransaction();
+        return views.lockWithView(productId, orderIds);
     }
 
     /**
      * Decides {@code command} on the locked {@code product} and appends what it decides.
      *
-     * @return the appended events; empty if the command changes nothing
+     * @return the product as the decision leaves it, and when it changed (empty if the command changes nothing)
      * @throws StockRejected if the command breaks the product's rules
      */
-    public List<DomainEvent> execute(LockedProduct product, ProductCommand command, EventMetadata metadata) {
+    public Executed execute(LockedProduct product, ProductCommand command, EventMetadata metadata) {
         List<StreamAppend> appends = new ArrayList<>(1);
-        decide(product, command, metadata, appends);
+        LockedProduct after = decide(product, command, metadata, appends);
         if (appends.isEmpty()) {
-            return List.of();
+            return new Executed(after.state(), Optional.empty());
         }
-        events.appendAll(appends);
-        return appends.getFirst().events().stream().map(DomainEvent.class::cast).toList();
+        AppendResult appended = events.appendAll(appends).getFirst();
+        return new Executed(
+                after.state(), Optional.of(appended.events().getLast().occurredAt()));
     }
+
+    /**
+     * What {@link #execute} did.
+     *
+     * @param state the product's stock after the command
+     * @param changedAt when the appended events occurred; empty if the command changed nothing
+     */
+    public record Executed(Product state, Optional<Instant> changedAt) {}
 
     /**
      * Decides {@code command} on the locked {@code product} and adds the append of what it decides to {@code appends},

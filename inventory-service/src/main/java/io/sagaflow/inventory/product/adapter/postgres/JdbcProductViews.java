@@ -1,14 +1,17 @@
 package io.sagaflow.inventory.product.adapter.postgres;
 
 import io.sagaflow.inventory.product.application.LockedProduct;
+import io.sagaflow.inventory.product.application.LockedView;
 import io.sagaflow.inventory.product.application.ProductView;
 import io.sagaflow.inventory.product.application.ProductViews;
 import io.sagaflow.inventory.product.domain.Product;
 import io.sagaflow.inventory.product.domain.ProductStatus;
 import java.sql.Array;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,7 +20,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /** {@link ProductViews} on the {@code product_view} and {@code stock_reservation} tables. */
@@ -60,52 +65,94 @@ public class JdbcProductViews implements ProductViews {
 
     @Override
     public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds) {
-        UUID[] ids = productIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
-        if (ids.length == 0) {
-            return Map.of();
-        }
-        // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
-        List<LockedRow> rows = jdbc.query(
-                "select product_id, status, quantity_on_hand, quantity_reserved, version from product_view"
-                        + " where product_id = any(?) order by product_id for update",
-                ps -> ps.setArray(1, uuidArray(ps.getConnection(), ids)),
-                (rs, row) -> new LockedRow(
-                        rs.getObject("product_id", UUID.class),
-                        ProductStatus.valueOf(rs.getString("status")),
-                        rs.getInt("quantity_on_hand"),
-                        rs.getInt("quantity_reserved"),
-                        rs.getLong("version")));
-        UUID[] orders = orderIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
-        // Read after the locks are granted: reservations only change under their product's lock, so this is current.
-        Map<UUID, Map<UUID, Integer>> held = orders.length == 0 || rows.isEmpty() ? Map.of() : heldFor(orders, ids);
+        Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
+        List<LockedRow> rows = lock(
+                "product_id, status, quantity_on_hand, quantity_reserved, version",
+                (rs, row) -> lockedRow(rs),
+                productIds,
+                orderIds,
+                held);
         Map<UUID, LockedProduct> locked = new LinkedHashMap<>();
         for (LockedRow row : rows) {
-            Product state = new Product(
-                    row.productId(),
-                    row.status(),
-                    row.quantityOnHand(),
-                    row.quantityReserved(),
-                    held.getOrDefault(row.productId(), Map.of()));
-            locked.put(row.productId(), new LockedProduct(state, row.version()));
+            locked.put(row.productId(), row.locked(held));
         }
         return locked;
     }
 
-    /** What each of {@code orders} holds, by product. */
-    private Map<UUID, Map<UUID, Integer>> heldFor(UUID[] orders, UUID[] ids) {
+    @Override
+    public Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds) {
         Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
-        jdbc.query(
-                "select product_id, order_id, quantity from stock_reservation"
-                        + " where order_id = any(?) and active and product_id = any(?)",
-                ps -> {
-                    ps.setArray(1, uuidArray(ps.getConnection(), orders));
-                    ps.setArray(2, uuidArray(ps.getConnection(), ids));
-                },
-                rs -> {
-                    held.computeIfAbsent(rs.getObject(1, UUID.class), product -> new HashMap<>())
-                            .put(rs.getObject(2, UUID.class), rs.getInt(3));
-                });
-        return held;
+        return lock(
+                        VIEW_COLUMNS + ", version",
+                        (rs, row) -> Map.entry(lockedRow(rs), view(rs, row)),
+                        List.of(productId),
+                        orderIds,
+                        held)
+                .stream()
+                .findFirst()
+                .map(row -> new LockedView(row.getKey().locked(held), row.getValue()));
+    }
+
+    /**
+     * Locks the rows of {@code productIds}, maps each with {@code mapper}, and puts what each of {@code orderIds}
+     * holds of them into {@code held}. The reservations must be read after the locks are granted (they change only
+     * under their product's lock, so they are current then), and a statement sees what was committed when it
+     * started: so they are read by a second statement, sent in the same round trip as the first (pgjdbc sends both,
+     * then one Sync), which PostgreSQL starts once the first statement holds all its locks. {@code held} is complete
+     * only when this returns.
+     */
+    private <T> List<T> lock(
+            String columns,
+            RowMapper<T> mapper,
+            Collection<UUID> productIds,
+            Collection<UUID> orderIds,
+            Map<UUID, Map<UUID, Integer>> held) {
+        UUID[] ids = productIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
+        if (ids.length == 0) {
+            return List.of();
+        }
+        UUID[] orders = orderIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
+        // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
+        String lock =
+                "select " + columns + " from product_view where product_id = any(?) order by product_id for update";
+        String reservations = "select product_id, order_id, quantity from stock_reservation"
+                + " where order_id = any(?) and active and product_id = any(?)";
+        return jdbc.execute((ConnectionCallback<List<T>>) connection -> {
+            try (PreparedStatement statement =
+                    connection.prepareStatement(orders.length == 0 ? lock : lock + "; " + reservations)) {
+                Array products = uuidArray(connection, ids);
+                statement.setArray(1, products);
+                if (orders.length > 0) {
+                    statement.setArray(2, uuidArray(connection, orders));
+                    statement.setArray(3, products);
+                }
+                statement.execute();
+                List<T> rows = new ArrayList<>(ids.length);
+                try (ResultSet rs = statement.getResultSet()) {
+                    while (rs.next()) {
+                        rows.add(mapper.mapRow(rs, rows.size()));
+                    }
+                }
+                if (orders.length > 0 && statement.getMoreResults()) {
+                    try (ResultSet rs = statement.getResultSet()) {
+                        while (rs.next()) {
+                            held.computeIfAbsent(rs.getObject(1, UUID.class), product -> new HashMap<>())
+                                    .put(rs.getObject(2, UUID.class), rs.getInt(3));
+                        }
+                    }
+                }
+                return rows;
+            }
+        });
+    }
+
+    private static LockedRow lockedRow(ResultSet rs) throws SQLException {
+        return new LockedRow(
+                rs.getObject("product_id", UUID.class),
+                ProductStatus.valueOf(rs.getString("status")),
+                rs.getInt("quantity_on_hand"),
+                rs.getInt("quantity_reserved"),
+                rs.getLong("version"));
     }
 
     private static Array uuidArray(Connection connection, UUID[] ids) throws SQLException {
@@ -131,5 +178,18 @@ public class JdbcProductViews implements ProductViews {
     }
 
     private record LockedRow(
-            UUID productId, ProductStatus status, int quantityOnHand, int quantityReserved, long version) {}
+            UUID productId, ProductStatus status, int quantityOnHand, int quantityReserved, long version) {
+
+        /** The row as a locked product, with what the orders of {@code held} hold of it. */
+        LockedProduct locked(Map<UUID, Map<UUID, Integer>> held) {
+            return new LockedProduct(
+                    new Product(
+                            productId,
+                            status,
+                            quantityOnHand,
+                            quantityReserved,
+                            held.getOrDefault(productId, Map.of())),
+                    version);
+        }
+    }
 }

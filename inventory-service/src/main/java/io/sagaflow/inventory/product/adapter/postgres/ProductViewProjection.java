@@ -14,9 +14,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -29,12 +31,19 @@ import org.springframework.stereotype.Component;
 @Component
 public class ProductViewProjection implements Projection {
 
-    private static final String RESERVE = "insert into stock_reservation (product_id, order_id, quantity, source,"
-            + " active, reserved_at, updated_at) values (?, ?, ?, ?, true, ?, ?)"
-            + " on conflict (product_id, order_id) do update set"
+    private static final String ON_CONFLICT_ADD = " on conflict (product_id, order_id) do update set"
             + " quantity = case when stock_reservation.active"
             + " then stock_reservation.quantity + excluded.quantity else excluded.quantity end,"
             + " source = excluded.source, active = true, updated_at = excluded.updated_at";
+
+    private static final String RESERVE = "insert into stock_reservation (product_id, order_id, quantity, source,"
+            + " active, reserved_at, updated_at) values (?, ?, ?, ?, true, ?, ?)" + ON_CONFLICT_ADD;
+
+    /** {@link #RESERVE} of many rows at once; a statement may change a row only once, so their pairs must differ. */
+    private static final String RESERVE_ALL = "insert into stock_reservation (product_id, order_id, quantity, source,"
+            + " active, reserved_at, updated_at) select r.product_id, r.order_id, r.quantity, r.source, true,"
+            + " r.at::timestamptz, r.at::timestamptz from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[], ?::text[])"
+            + " as r (product_id, order_id, quantity, source, at)" + ON_CONFLICT_ADD;
 
     // Right-hand sides see the row as it was: "active" compares the old quantity.
     private static final String RELEASE = "update stock_reservation set active = quantity > ?,"
@@ -187,7 +196,10 @@ public class ProductViewProjection implements Projection {
         changes.forEach(change -> cache.invalidateAfterCommit(change.productId.toString()));
     }
 
-    /** Runs the reservation changes in order, each run of one kind of statement sent as one JDBC batch. */
+    /**
+     * Runs the reservation changes in order, each run of one kind of statement as one statement on arrays
+     * ({@link #reserveAll}) or else as one JDBC batch.
+     */
     private static void changeReservations(JdbcTemplate jdbc, List<ReservationChange> changes) {
         int from = 0;
         while (from < changes.size()) {
@@ -197,6 +209,10 @@ public class ProductViewProjection implements Projection {
                 to++;
             }
             List<ReservationChange> run = changes.subList(from, to);
+            if (sql.equals(RESERVE) && run.size() > 1 && reserveAll(jdbc, run)) {
+                from = to;
+                continue;
+            }
             int[] counts = jdbc.batchUpdate(
                     sql, run.stream().map(ReservationChange::args).toList());
             for (int i = 0; i < counts.length; i++) {
@@ -206,6 +222,47 @@ public class ProductViewProjection implements Projection {
             }
             from = to;
         }
+    }
+
+    /**
+     * Inserts a run of reservations in one statement (a saga batch's: one per line of each order), unless two of
+     * them are of the same product and order.
+     *
+     * @return whether it did
+     */
+    private static boolean reserveAll(JdbcTemplate jdbc, List<ReservationChange> run) {
+        int size = run.size();
+        UUID[] products = new UUID[size];
+        UUID[] orders = new UUID[size];
+        Integer[] quantities = new Integer[size];
+        String[] sources = new String[size];
+        String[] times = new String[size];
+        Set<List<UUID>> pairs = new HashSet<>();
+        for (int i = 0; i < size; i++) {
+            Object[] args = run.get(i).args();
+            products[i] = (UUID) args[0];
+            orders[i] = (UUID) args[1];
+            if (!pairs.add(List.of(products[i], orders[i]))) {
+                return false;
+            }
+            quantities[i] = (Integer) args[2];
+            sources[i] = (String) args[3];
+            // Instants go as ISO-8601 text with their offset, as in updateProducts.
+            times[i] = ((Timestamp) args[4]).toInstant().toString();
+        }
+        int changed = jdbc.update(connection -> {
+            var statement = connection.prepareStatement(RESERVE_ALL);
+            statement.setArray(1, connection.createArrayOf("uuid", products));
+            statement.setArray(2, connection.createArrayOf("uuid", orders));
+            statement.setArray(3, connection.createArrayOf("int4", quantities));
+            statement.setArray(4, connection.createArrayOf("text", sources));
+            statement.setArray(5, connection.createArrayOf("text", times));
+            return statement;
+        });
+        if (changed != size) {
+            throw new IllegalStateException("stock reservations out of step: " + changed + " rows for " + size);
+        }
+        return true;
     }
 
     private static void requireOne(int changed, String what) {
