@@ -31,9 +31,17 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 class PaymentProjection implements Projection {
 
+    /**
+     * A new payment, with its outcome when that is in the same append (the usual case: a saga's charge is initiated
+     * and decided at once). A row already there keeps what it has, but takes the outcome, as {@link #CAPTURE} or
+     * {@link #DECLINE} would give it.
+     */
     private static final String INSERT = "insert into payment_view (payment_id, order_id, customer_id, amount,"
-            + " currency, method, status, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)"
-            + " on conflict do nothing";
+            + " currency, method, status, decline_code, reason, created_at, updated_at)"
+            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " on conflict (payment_id) do update set status = excluded.status, decline_code = excluded.decline_code,"
+            + " reason = excluded.reason, updated_at = excluded.updated_at where excluded.status <> 'PENDING'";
+
     private static final String CAPTURE =
             "update payment_view set status = 'CAPTURED', updated_at = ? where payment_id = ?";
     private static final String DECLINE = "update payment_view set status = 'DECLINED', decline_code = ?, reason = ?,"
@@ -60,13 +68,13 @@ class PaymentProjection implements Projection {
     }
 
     /**
-     * Writes the events' changes kind by kind — new payments, then outcomes, then refunds, each kind as one JDBC
-     * batch — which keeps every payment's own order (it is created, then decided, then refunded), and each customer's
-     * credit once, by the sum of their changes.
+     * Writes the events' changes kind by kind — new payments (with their outcome when the append decides them too),
+     * then outcomes, then refunds, each kind as one JDBC batch — which keeps every payment's own order (it is
+     * created, then decided, then refunded), and each customer's credit once, by the sum of their changes.
      */
     @Override
     public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
-        List<Object[]> created = new ArrayList<>();
+        Map<UUID, NewPayment> created = new LinkedHashMap<>();
         List<Object[]> captured = new ArrayList<>();
         List<Object[]> declined = new ArrayList<>();
         List<EventEnvelope<Object>> refunds = new ArrayList<>();
@@ -76,25 +84,26 @@ class PaymentProjection implements Projection {
             Timestamp at = Timestamp.from(event.occurredAt());
             switch (event.payload()) {
                 case PaymentInitiated initiated -> {
-                    created.add(new Object[] {
-                        initiated.paymentId(),
-                        initiated.orderId(),
-                        initiated.customerId(),
-                        initiated.amount() == null ? Money.ZERO : initiated.amount(),
-                        initiated.currency(),
-                        initiated.method(),
-                        at,
-                        at
-                    });
+                    created.put(initiated.paymentId(), new NewPayment(initiated, at));
                     changed.add(initiated.paymentId());
                 }
                 case PaymentCaptured capture -> {
-                    captured.add(new Object[] {at, capture.paymentId()});
+                    NewPayment payment = created.get(capture.paymentId());
+                    if (payment != null) {
+                        payment.decided("CAPTURED", null, null, at);
+                    } else {
+                        captured.add(new Object[] {at, capture.paymentId()});
+                    }
                     credit(credit, capture.customerId(), at).captured(capture.amount());
                     changed.add(capture.paymentId());
                 }
                 case PaymentDeclined decline -> {
-                    declined.add(new Object[] {decline.code(), decline.reason(), at, decline.paymentId()});
+                    NewPayment payment = created.get(decline.paymentId());
+                    if (payment != null) {
+                        payment.decided("DECLINED", decline.code(), decline.reason(), at);
+                    } else {
+                        declined.add(new Object[] {decline.code(), decline.reason(), at, decline.paymentId()});
+                    }
                     changed.add(decline.paymentId());
                 }
                 case PaymentRefunded refunded -> {
@@ -106,7 +115,7 @@ class PaymentProjection implements Projection {
                 }
             }
         }
-        batch(jdbc, INSERT, created);
+        batch(jdbc, INSERT, created.values().stream().map(NewPayment::row).toList());
         batch(jdbc, CAPTURE, captured);
         batch(jdbc, DECLINE, declined);
         for (EventEnvelope<Object> event : refunds) {
@@ -163,6 +172,45 @@ class PaymentProjection implements Projection {
         Credit change = credit.computeIfAbsent(customerId, id -> new Credit(at));
         change.at = at;
         return change;
+    }
+
+    /** A payment initiated in this append: its row, with the outcome if the append decides it too. */
+    private static final class NewPayment {
+        final PaymentInitiated initiated;
+        final Timestamp createdAt;
+        String status = "PENDING";
+        String declineCode;
+        String reason;
+        Timestamp updatedAt;
+
+        NewPayment(PaymentInitiated initiated, Timestamp at) {
+            this.initiated = initiated;
+            this.createdAt = at;
+            this.updatedAt = at;
+        }
+
+        void decided(String status, String declineCode, String reason, Timestamp at) {
+            this.status = status;
+            this.declineCode = declineCode;
+            this.reason = reason;
+            this.updatedAt = at;
+        }
+
+        Object[] row() {
+            return new Object[] {
+                initiated.paymentId(),
+                initiated.orderId(),
+                initiated.customerId(),
+                initiated.amount() == null ? Money.ZERO : initiated.amount(),
+                initiated.currency(),
+                initiated.method(),
+                status,
+                declineCode,
+                reason,
+                createdAt,
+                updatedAt
+            };
+        }
     }
 
     /** What one append adds to a customer's credit row. */
