@@ -68,7 +68,8 @@ public final class CustomerService {
             if (!emailClaims.claim(command.email(), customerId)) {
                 throw new EmailAlreadyRegisteredException();
             }
-            customers.handle(streamOf(customerId), command, metadata);
+            // A fresh id's stream: nothing to read before deciding.
+            customers.start(streamOf(customerId), command, metadata);
         });
         return committed(customerId);
     }
