@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
@@ -492,6 +493,30 @@ class SagaJobIT {
         assertThat(charging.get("status").asString()).isEqualTo("CHARGING_PAYMENT");
         assertThat(charging.get("steps").findValuesAsString("name"))
                 .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT");
+    }
+
+    @Test
+    void ordersConfirmedInOneBatchAreAllConfirmedInTheirViews_atTheTimeOfTheirConfirmation() throws Exception {
+        List<UUID> orders = List.of(orderIdOf(placeOrder()), orderIdOf(placeOrder()), orderIdOf(placeOrder()));
+        List<SagaRunner.Delivery> deliveries = new ArrayList<>();
+        for (UUID order : orders) {
+            awaitPublished("OrderPlaced", order);
+            deliveries.add(new SagaRunner.Delivery("r-" + order, entry(new SagaMessage.StockWasReserved(order))));
+            deliveries.add(new SagaRunner.Delivery("c-" + order, entry(captured(order))));
+        }
+
+        assertThat(runner.handleBatch(deliveries))
+                .filteredOn("CONFIRMED"::equals)
+                .hasSize(3);
+
+        for (UUID order : orders) {
+            EventEnvelope<Object> confirmation =
+                    events.readStream("order-" + order, 1).getLast();
+            assertThat(confirmation.type()).isEqualTo("OrderConfirmed");
+            JsonNode view = get("/api/orders/" + order);
+            assertThat(view.get("status").asString()).isEqualTo("CONFIRMED");
+            assertThat(Instant.parse(view.get("updatedAt").asString())).isEqualTo(confirmation.occurredAt());
+        }
     }
 
     @Test
