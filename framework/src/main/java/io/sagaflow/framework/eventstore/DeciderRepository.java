@@ -2,7 +2,6 @@ package io.sagaflow.framework.eventstore;
 
 import io.sagaflow.framework.domain.Decider;
 import java.util.List;
-import java.util.function.LongFunction;
 
 /**
  * Loads and changes one kind of event-sourced aggregate written as a {@link Decider}: load is the latest snapshot plus
@@ -71,36 +70,12 @@ public final class DeciderRepository<C, S, E> {
      * @throws ConcurrencyConflictException if another writer appended in between; the caller may retry
      */
     public List<E> handle(String streamId, C command, EventMetadata metadata) {
-        return decideAndAppend(streamId, load(streamId), ExpectedVersion::exactly, command, metadata);
-    }
-
-    /**
-     * Starts {@code streamId}, a stream that cannot exist yet (its id was just generated): decides {@code command}
-     * on the initial state without reading the stream, and appends expecting no stream.
-     *
-     * @return the appended events, empty if the command changed nothing
-     * @throws ConcurrencyConflictException if the stream exists after all
-     */
-    public List<E> start(String streamId, C command, EventMetadata metadata) {
-        return decideAndAppend(
-                streamId,
-                new Loaded<>(decider.initialState(), 0),
-                version -> ExpectedVersion.noStream(),
-                command,
-                metadata);
-    }
-
-    private List<E> decideAndAppend(
-            String streamId,
-            Loaded<S> loaded,
-            LongFunction<ExpectedVersion> expected,
-            C command,
-            EventMetadata metadata) {
+        Loaded<S> loaded = load(streamId);
         List<E> decided = decider.decide(command, loaded.state());
         if (decided.isEmpty()) {
             return decided;
         }
-        events.append(streamId, expected.apply(loaded.version()), decided, metadata);
+        events.append(streamId, ExpectedVersion.exactly(loaded.version()), decided, metadata);
         long newVersion = loaded.version() + decided.size();
         if (snapshotEvery > 0 && newVersion / snapshotEvery > loaded.version() / snapshotEvery) {
             snapshots.save(

@@ -399,28 +399,6 @@ class JdbcEventStoreIT {
         assertThat(replayed.load(stream)).isEqualTo(loaded);
     }
 
-    @Test
-    void startsANewStreamWithoutReadingItAndRefusesToStartOneThatExists() {
-        var repository = new DeciderRepository<>(
-                store,
-                new SnapshotStore(stores.jdbc(), stores.serializer()),
-                new Counter(),
-                Counter.State.class,
-                "CounterState",
-                1,
-                0);
-        String stream = "counter-" + UUID.randomUUID();
-
-        assertThat(repository.start(stream, new Open("c", 10), EventMetadata.newFlow()))
-                .containsExactly(new Opened("c", 10));
-        assertThat(repository.load(stream))
-                .isEqualTo(new DeciderRepository.Loaded<>(new Counter.State(true, 0, 10), 1));
-
-        assertThatThrownBy(() -> repository.start(stream, new Open("c", 10), EventMetadata.newFlow()))
-                .isInstanceOf(ConcurrencyConflictException.class);
-        assertThat(store.readStream(stream, 1)).hasSize(1);
-    }
-
     private List<EventEnvelope<Object>> readAllOf(String stream) {
         List<EventEnvelope<Object>> all = new ArrayList<>();
         GlobalPosition position = GlobalPosition.START;

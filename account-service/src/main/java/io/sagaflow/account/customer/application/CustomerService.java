@@ -68,8 +68,7 @@ public final class CustomerService {
             if (!emailClaims.claim(command.email(), customerId)) {
                 throw new EmailAlreadyRegisteredException();
             }
-            // A fresh id's stream: nothing to read before deciding.
-            customers.start(streamOf(customerId), command, metadata);
+            customers.handle(streamOf(customerId), command, metadata);
         });
         return committed(customerId);
     }

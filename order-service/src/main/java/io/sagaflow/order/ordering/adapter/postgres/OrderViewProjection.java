@@ -11,7 +11,6 @@ import io.sagaflow.order.ordering.domain.OrderPricing;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -31,54 +30,22 @@ public class OrderViewProjection implements Projection {
         return "order-view";
     }
 
-    /**
-     * Inserts the rows of all orders placed in one statement, then confirms the confirmed ones in one statement (a
-     * saga batch ends many orders), then applies the other events one by one.
-     */
+    /** Inserts the rows of all orders placed in one statement, then applies the other events one by one. */
     @Override
     public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
         List<EventEnvelope<Object>> placed = new ArrayList<>();
-        List<EventEnvelope<Object>> confirmed = new ArrayList<>();
-        List<EventEnvelope<Object>> others = new ArrayList<>();
         for (EventEnvelope<Object> event : events) {
-            switch (event.payload()) {
-                case OrderPlaced order -> placed.add(event);
-                case OrderConfirmed order -> confirmed.add(event);
-                default -> others.add(event);
+            if (event.payload() instanceof OrderPlaced) {
+                placed.add(event);
             }
         }
         if (!placed.isEmpty()) {
             insert(placed, jdbc);
         }
-        if (confirmed.size() == 1) {
-            apply(confirmed.getFirst(), jdbc);
-        } else if (!confirmed.isEmpty()) {
-            confirm(confirmed, jdbc);
-        }
-        for (EventEnvelope<Object> event : others) {
-            apply(event, jdbc);
-        }
-    }
-
-    /** Confirms the orders of many {@link OrderConfirmed} events in one statement. */
-    private void confirm(List<EventEnvelope<Object>> confirmed, JdbcTemplate jdbc) {
-        UUID[] orders = new UUID[confirmed.size()];
-        String[] times = new String[confirmed.size()];
-        for (int i = 0; i < orders.length; i++) {
-            orders[i] = ((OrderConfirmed) confirmed.get(i).payload()).orderId();
-            // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
-            times[i] = confirmed.get(i).occurredAt().toString();
-        }
-        jdbc.update(connection -> {
-            var statement = connection.prepareStatement("update order_view v set status = 'CONFIRMED',"
-                    + " updated_at = u.at::timestamptz from unnest(?::uuid[], ?::text[]) as u (order_id, at)"
-                    + " where v.order_id = u.order_id");
-            statement.setArray(1, connection.createArrayOf("uuid", orders));
-            statement.setArray(2, connection.createArrayOf("text", times));
-            return statement;
-        });
-        for (UUID order : orders) {
-            cache.invalidateAfterCommit(order.toString());
+        for (EventEnvelope<Object> event : events) {
+            if (!(event.payload() instanceof OrderPlaced)) {
+                apply(event, jdbc);
+            }
         }
     }
 
