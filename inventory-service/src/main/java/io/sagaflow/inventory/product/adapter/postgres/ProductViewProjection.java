@@ -175,20 +175,18 @@ public class ProductViewProjection implements Projection {
             i++;
         }
         // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
-        int changed = jdbc.update(connection -> {
-            var statement = connection.prepareStatement("update product_view p"
-                    + " set quantity_on_hand = p.quantity_on_hand + u.on_hand,"
-                    + " quantity_reserved = p.quantity_reserved + u.reserved, version = u.version,"
-                    + " updated_at = u.at::timestamptz"
-                    + " from unnest(?::uuid[], ?::int[], ?::int[], ?::bigint[], ?::text[])"
-                    + " as u (product_id, on_hand, reserved, version, at) where p.product_id = u.product_id");
-            statement.setArray(1, connection.createArrayOf("uuid", ids));
-            statement.setArray(2, connection.createArrayOf("int4", onHand));
-            statement.setArray(3, connection.createArrayOf("int4", reserved));
-            statement.setArray(4, connection.createArrayOf("int8", versions));
-            statement.setArray(5, connection.createArrayOf("text", times));
-            return statement;
-        });
+        int changed = updateWithArrays(
+                jdbc,
+                "update product_view p set quantity_on_hand = p.quantity_on_hand + u.on_hand,"
+                        + " quantity_reserved = p.quantity_reserved + u.reserved, version = u.version,"
+                        + " updated_at = u.at::timestamptz"
+                        + " from unnest(?::uuid[], ?::int[], ?::int[], ?::bigint[], ?::text[])"
+                        + " as u (product_id, on_hand, reserved, version, at) where p.product_id = u.product_id",
+                new SqlArray("uuid", ids),
+                new SqlArray("int4", onHand),
+                new SqlArray("int4", reserved),
+                new SqlArray("int8", versions),
+                new SqlArray("text", times));
         if (changed != size) {
             throw new IllegalStateException(
                     "product view out of step with the event store: no row for one of " + Arrays.toString(ids));
@@ -250,20 +248,33 @@ public class ProductViewProjection implements Projection {
             // Instants go as ISO-8601 text with their offset, as in updateProducts.
             times[i] = ((Timestamp) args[4]).toInstant().toString();
         }
-        int changed = jdbc.update(connection -> {
-            var statement = connection.prepareStatement(RESERVE_ALL);
-            statement.setArray(1, connection.createArrayOf("uuid", products));
-            statement.setArray(2, connection.createArrayOf("uuid", orders));
-            statement.setArray(3, connection.createArrayOf("int4", quantities));
-            statement.setArray(4, connection.createArrayOf("text", sources));
-            statement.setArray(5, connection.createArrayOf("text", times));
-            return statement;
-        });
+        int changed = updateWithArrays(
+                jdbc,
+                RESERVE_ALL,
+                new SqlArray("uuid", products),
+                new SqlArray("uuid", orders),
+                new SqlArray("int4", quantities),
+                new SqlArray("text", sources),
+                new SqlArray("text", times));
         if (changed != size) {
             throw new IllegalStateException("stock reservations out of step: " + changed + " rows for " + size);
         }
         return true;
     }
+
+    /** Runs {@code sql} with one SQL array per parameter; returns the rows it changed. */
+    private static int updateWithArrays(JdbcTemplate jdbc, String sql, SqlArray... arrays) {
+        return jdbc.update(connection -> {
+            var statement = connection.prepareStatement(sql);
+            for (int i = 0; i < arrays.length; i++) {
+                statement.setArray(i + 1, connection.createArrayOf(arrays[i].type(), arrays[i].values()));
+            }
+            return statement;
+        });
+    }
+
+    /** A statement parameter: {@code values} as an SQL array of {@code type}. */
+    private record SqlArray(String type, Object[] values) {}
 
     private static void requireOne(int changed, String what) {
         if (changed != 1) {
