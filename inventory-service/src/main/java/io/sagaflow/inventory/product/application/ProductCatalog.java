@@ -21,10 +21,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The product API's use cases. Each stock change runs in one transaction: lock the product's row (reading it whole),
- * decide, append; the answer is that row with the stock the decision left and the time of its events, which is what
- * the projection writes to it, so it is the committed state without a read back while others wait for the lock. SKUs are unique even under concurrent creates:
- * the view's unique index makes the second of two racing creates wait for the first and then fail, rolling back its
- * event with it.
+ * decide, append. The answer is that row with the stock the decision left and the time of its events, which is what
+ * the projection writes to it: the committed state, without reading the row back while others wait for the lock
+ * (ADR 0028). SKUs are unique even under concurrent creates: the view's unique index makes the second of two racing
+ * creates wait for the first and then fail, rolling back its event with it.
  */
 @Service
 public class ProductCatalog {
