@@ -65,51 +65,42 @@ public class JdbcProductViews implements ProductViews {
 
     @Override
     public Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds) {
-        Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
-        List<LockedRow> rows = lock(
+        Locked<LockedRow> rows = lock(
                 "product_id, status, quantity_on_hand, quantity_reserved, version",
                 (rs, row) -> lockedRow(rs),
                 productIds,
-                orderIds,
-                held);
+                orderIds);
         Map<UUID, LockedProduct> locked = new LinkedHashMap<>();
-        for (LockedRow row : rows) {
-            locked.put(row.productId(), row.locked(held));
+        for (LockedRow row : rows.rows()) {
+            locked.put(row.productId(), row.locked(rows.held()));
         }
         return locked;
     }
 
     @Override
     public Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds) {
-        Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
-        return lock(
-                        VIEW_COLUMNS + ", version",
-                        (rs, row) -> Map.entry(lockedRow(rs), view(rs, row)),
-                        List.of(productId),
-                        orderIds,
-                        held)
-                .stream()
+        Locked<Map.Entry<LockedRow, ProductView>> rows = lock(
+                VIEW_COLUMNS + ", version",
+                (rs, row) -> Map.entry(lockedRow(rs), view(rs, row)),
+                List.of(productId),
+                orderIds);
+        return rows.rows().stream()
                 .findFirst()
-                .map(row -> new LockedView(row.getKey().locked(held), row.getValue()));
+                .map(row -> new LockedView(row.getKey().locked(rows.held()), row.getValue()));
     }
 
     /**
-     * Locks the rows of {@code productIds}, maps each with {@code mapper}, and puts what each of {@code orderIds}
-     * holds of them into {@code held}. The reservations must be read after the locks are granted (they change only
+     * Locks the rows of {@code productIds}, maps each with {@code mapper}, and reads what each of {@code orderIds}
+     * holds of them. The reservations must be read after the locks are granted (they change only
      * under their product's lock, so they are current then), and a statement sees what was committed when it
      * started: so they are read by a second statement, sent in the same round trip as the first (pgjdbc sends both,
-     * then one Sync), which PostgreSQL starts once the first statement holds all its locks. {@code held} is complete
-     * only when this returns.
+     * then one Sync), which PostgreSQL starts once the first statement holds all its locks.
      */
-    private <T> List<T> lock(
-            String columns,
-            RowMapper<T> mapper,
-            Collection<UUID> productIds,
-            Collection<UUID> orderIds,
-            Map<UUID, Map<UUID, Integer>> held) {
+    private <T> Locked<T> lock(
+            String columns, RowMapper<T> mapper, Collection<UUID> productIds, Collection<UUID> orderIds) {
         UUID[] ids = productIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
         if (ids.length == 0) {
-            return List.of();
+            return new Locked<>(List.of(), Map.of());
         }
         UUID[] orders = orderIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
         // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
@@ -117,7 +108,7 @@ public class JdbcProductViews implements ProductViews {
                 "select " + columns + " from product_view where product_id = any(?) order by product_id for update";
         String reservations = "select product_id, order_id, quantity from stock_reservation"
                 + " where order_id = any(?) and active and product_id = any(?)";
-        return jdbc.execute((ConnectionCallback<List<T>>) connection -> {
+        return jdbc.execute((ConnectionCallback<Locked<T>>) connection -> {
             try (PreparedStatement statement =
                     connection.prepareStatement(orders.length == 0 ? lock : lock + "; " + reservations)) {
                 Array products = uuidArray(connection, ids);
@@ -128,6 +119,7 @@ public class JdbcProductViews implements ProductViews {
                 }
                 statement.execute();
                 List<T> rows = new ArrayList<>(ids.length);
+                Map<UUID, Map<UUID, Integer>> held = new HashMap<>();
                 try (ResultSet rs = statement.getResultSet()) {
                     while (rs.next()) {
                         rows.add(mapper.mapRow(rs, rows.size()));
@@ -141,10 +133,17 @@ public class JdbcProductViews implements ProductViews {
                         }
                     }
                 }
-                return rows;
+                return new Locked<>(rows, held);
             }
         });
     }
+
+    /**
+     * Locked rows, and what the orders the lock was taken for hold.
+     *
+     * @param held units held per order id, by product id
+     */
+    private record Locked<T>(List<T> rows, Map<UUID, Map<UUID, Integer>> held) {}
 
     private static LockedRow lockedRow(ResultSet rs) throws SQLException {
         return new LockedRow(
