@@ -8,7 +8,15 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Defaults every service shares, at the lowest precedence so any service or deployment may override them:
- * services serve an API, not static files, so an unknown path is a 404 problem from the API's own handler.
+ *
+ * <ul>
+ *   <li>services serve an API, not static files, so an unknown path is a 404 problem from the API's own handler;
+ *   <li>PostgreSQL plans each prepared statement once per connection ({@code plan_cache_mode=force_generic_plan},
+ *       sent in the connection's start-up packet). With the default, statements that bind arrays were planned again
+ *       on every execution, because a plan for the actual array looks cheaper than the generic one; that planning
+ *       cost more than executing them (ADR 0029). A deployment that sets its own connection {@code options} must
+ *       keep this one in them.
+ * </ul>
  */
 public class SagaflowDefaults implements EnvironmentPostProcessor {
 
@@ -20,6 +28,8 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                         "sagaflowDefaults",
                         Map.of(
                                 "spring.web.resources.add-mappings", "false",
-                                "spring.mvc.problemdetails.enabled", "false")));
+                                "spring.mvc.problemdetails.enabled", "false",
+                                "spring.datasource.hikari.data-source-properties.options",
+                                        "-c plan_cache_mode=force_generic_plan")));
     }
 }

@@ -306,6 +306,12 @@ class FrameworkAutoConfigurationIT {
                 .hasMessageContaining("CounterLimitReached, which is never published");
     }
 
+    @Test
+    void everyConnectionPlansAPreparedStatementOnce() {
+        // Statements binding arrays were planned again on every execution under the default (ADR 0029).
+        assertThat(jdbc.queryForObject("show plan_cache_mode", String.class)).isEqualTo("force_generic_plan");
+    }
+
     @SpringBootApplication
     static class SampleService {
 
