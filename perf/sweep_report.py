@@ -45,6 +45,7 @@ AB_METRICS = [
     ("error_rate", "client", "error rate"),
     ("http_p95", "server", "server HTTP p95 ms"),
     ("stack_cpu", "resources", "stack CPU (% of a core)"),
+    ("cpu_ms_per_iter", "resources", "stack CPU ms per iteration"),
     ("stack_mem", "resources", "stack memory MB"),
 ]
 
@@ -79,8 +80,14 @@ def resource_totals(run) -> dict:
     stack = {g: r for g, r in run.resources.items() if g not in NOT_STACK}
     if not stack:
         return {}
-    return {"stack_cpu": sum(r["cpu_mean"] for r in stack.values()),
-            "stack_mem": sum(r["mem_last_mb"] for r in stack.values())}
+    totals = {"stack_cpu": sum(r["cpu_mean"] for r in stack.values()),
+              "stack_mem": sum(r["mem_last_mb"] for r in stack.values())}
+    # What an iteration costs: unlike latency, it moves little with the machine's load, so an A/B of an efficiency
+    # change shows in it at a rate below saturation (at saturation the CPU is capped and this only falls).
+    achieved = run.client.get("achieved_iter_s")
+    if achieved:
+        totals["cpu_ms_per_iter"] = 10.0 * totals["stack_cpu"] / achieved
+    return totals
 
 
 def runs_of(session, variant: str, level: float) -> list:
@@ -633,8 +640,10 @@ def write(session, final: bool) -> None:
         for level in levels:
             t = [resource_totals(r) for r in runs_of(session, v, level)]
             t = [x for x in t if x]
-            totals.append(f"{statistics.fmean(x['stack_cpu'] for x in t):.0f} % · "
-                          f"{max(x['stack_mem'] for x in t):.0f} MB at the end" if t else "–")
+            per_iter = [x["cpu_ms_per_iter"] for x in t if "cpu_ms_per_iter" in x]
+            totals.append(f"{statistics.fmean(x['stack_cpu'] for x in t):.0f} % "
+                          + (f"({statistics.fmean(per_iter):.2f} ms per iteration) " if per_iter else "")
+                          + f"· {max(x['stack_mem'] for x in t):.0f} MB at the end" if t else "–")
         rows.append(totals)
         md.append(table(["process"] + [f"{lvl(x)} {unit}: CPU · memory" for x in levels], rows))
         peaks = [r.client.get("vus_max") for level in levels for r in runs_of(session, v, level)]

@@ -83,6 +83,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("## A/B: slow against base", md)
         self.assertIn("95 % CI of Δ", md)
         self.assertIn("saga E2E p95 ms", md)
+        self.assertIn("stack CPU ms per iteration", md)
 
 
 
