@@ -525,7 +525,56 @@ class SagaJobIT {
         awaitPublished("OrderPlaced", order);
         String stream = "order-" + order;
         List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
-        EventStore recording = (EventStore) Proxy.newProxyInstance(
+        // A second runner, as on another replica; the application's own `runner` plays the first.
+        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        try {
+            assertThat(replica.handle("r1", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CHARGING_PAYMENT");
+            // The other replica moves the saga on: the first one's kept prefix (3 events) is now stale.
+            assertThat(runner.handle("r2", entry(captured(order)))).isEqualTo("CONFIRMED");
+
+            assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
+                    .as(
+                            "the stale prefix decided nothing, so it was checked, and the message decided on the whole saga")
+                    .isEqualTo("CONFIRMED");
+            assertThat(replica.handle("r4", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        assertThat(reads)
+                .as(
+                        "the whole stream; what came after the kept 3 events (a check, as the message decided nothing), then"
+                                + " the whole stream again to decide it anew; an ended saga is not kept")
+                .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L), Map.of(stream, 0L));
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
+    }
+
+    @Test
+    void aRunnerThatKeptASagasStreamDoesNotReadItAgain_itsAppendCheckingTheVersion() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", order);
+        String stream = "order-" + order;
+        List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
+        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        try {
+            assertThat(replica.handle("k1", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CHARGING_PAYMENT");
+            assertThat(replica.handle("k2", entry(captured(order)))).isEqualTo("CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        assertThat(reads)
+                .as("read once; the second message appends on the kept prefix")
+                .containsExactly(Map.of(stream, 0L));
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
+    }
+
+    /** {@link #events}, recording the streams and versions each {@code readStreamsAfter} asks for. */
+    private EventStore recordingReads(List<Map<String, Long>> reads) {
+        return (EventStore) Proxy.newProxyInstance(
                 EventStore.class.getClassLoader(), new Class<?>[] {EventStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("readStreamsAfter")) {
                         @SuppressWarnings("unchecked")
@@ -538,27 +587,6 @@ class SagaJobIT {
                         throw e.getCause();
                     }
                 });
-        // A second runner, as on another replica; the application's own `runner` plays the first.
-        SagaRunner replica = new SagaRunner(recording, transactions, saga, deadlines, inbox, clock, meters);
-        try {
-            assertThat(replica.handle("r1", entry(new SagaMessage.StockWasReserved(order))))
-                    .isEqualTo("CHARGING_PAYMENT");
-            // The other replica moves the saga on: the first one's kept prefix (3 events) is now stale.
-            assertThat(runner.handle("r2", entry(captured(order)))).isEqualTo("CONFIRMED");
-
-            assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
-                    .as("the stale prefix plus what came after it is the whole saga")
-                    .isEqualTo("CONFIRMED");
-            assertThat(replica.handle("r4", entry(new SagaMessage.StockWasReserved(order))))
-                    .isEqualTo("CONFIRMED");
-        } finally {
-            replica.close();
-        }
-
-        assertThat(reads)
-                .as("the whole stream, then only what came after the kept 3 events; an ended saga is not kept")
-                .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L));
-        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
     }
 
     private List<String> typesOf(UUID order) {

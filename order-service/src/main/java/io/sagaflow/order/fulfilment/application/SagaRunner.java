@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -228,8 +229,11 @@ public class SagaRunner {
 
     /** Decides {@code entry} on its saga's stream and appends what it decides, in the caller's transaction. */
     private Outcome decide(String stream, SagaInboxEntry entry) {
+        Set<String> unread = new HashSet<>();
+        History history = histories(List.of(stream), unread).get(stream);
         List<StreamAppend> appends = new ArrayList<>(1);
-        Outcome outcome = decide(stream, histories(List.of(stream)).get(stream), entry, appends);
+        Outcome outcome = decide(stream, history, entry, appends);
+        confirmUnread(Map.of(stream, history), unread, appends);
         if (!appends.isEmpty()) {
             events.appendAll(appends);
         }
@@ -244,7 +248,8 @@ public class SagaRunner {
     private List<Outcome> decideAll(List<Delivery> batch) {
         Set<String> streams = new LinkedHashSet<>();
         batch.forEach(delivery -> streams.add(streamOf(delivery.entry())));
-        Map<String, History> histories = histories(streams);
+        Set<String> unread = new HashSet<>();
+        Map<String, History> histories = histories(streams, unread);
         List<StreamAppend> appends = new ArrayList<>(batch.size());
         List<Outcome> outcomes = new ArrayList<>(batch.size());
         for (Delivery delivery : batch) {
@@ -252,6 +257,7 @@ public class SagaRunner {
             String stream = streamOf(delivery.entry());
             outcomes.add(decide(stream, histories.get(stream), delivery.entry(), appends));
         }
+        confirmUnread(histories, unread, appends);
         if (!appends.isEmpty()) {
             events.appendAll(appends);
         }
@@ -260,25 +266,59 @@ public class SagaRunner {
     }
 
     /**
-     * The history of each of {@code streams} as stored now: the prefix the runner kept, taken out of {@link #known}
-     * while the caller's transaction uses it, plus what the store has after it.
+     * The history of each of {@code streams}: the prefix the runner kept, taken out of {@link #known} while the
+     * caller's transaction uses it, or else the whole stream as stored. A kept prefix is not read again (its stream
+     * goes into {@code unread}): it is the whole stream unless another replica appended to it since, and
+     * {@link #confirmUnread} makes sure the decisions made on it did not miss that.
      */
-    private Map<String, History> histories(Collection<String> streams) {
+    private Map<String, History> histories(Collection<String> streams, Set<String> unread) {
         Map<String, History> histories = new HashMap<>();
-        Map<String, Long> after = new LinkedHashMap<>();
+        Map<String, Long> whole = new LinkedHashMap<>();
         for (String stream : streams) {
             History history = known.remove(stream);
             if (history == null) {
                 history = new History();
+                whole.put(stream, 0L);
+            } else {
+                unread.add(stream);
             }
             histories.put(stream, history);
-            after.put(stream, history.version);
+        }
+        if (!whole.isEmpty()) {
+            events.readStreamsAfter(whole).forEach((stream, read) -> {
+                History history = histories.get(stream);
+                read.forEach(event -> history.add(event.payload(), event.occurredAt()));
+            });
+        }
+        return histories;
+    }
+
+    /**
+     * Makes sure that what was decided on the {@code unread} streams' kept prefixes was decided on the whole stream. An
+     * append checks that itself: it expects the prefix's version, so it fails if the stream has moved on. A stream
+     * that gets no append is read after its prefix instead, since a stale prefix might have decided to do nothing
+     * about a message that the whole stream would act on (ADR 0029).
+     *
+     * @throws ConcurrencyConflictException if such a stream has moved on: the caller decides again on the whole stream
+     */
+    private void confirmUnread(Map<String, History> histories, Set<String> unread, List<StreamAppend> appends) {
+        Map<String, Long> after = new LinkedHashMap<>();
+        Set<String> appended = new HashSet<>();
+        appends.forEach(append -> appended.add(append.streamId()));
+        for (String stream : unread) {
+            if (!appended.contains(stream)) {
+                after.put(stream, histories.get(stream).version);
+            }
+        }
+        if (after.isEmpty()) {
+            return;
         }
         events.readStreamsAfter(after).forEach((stream, read) -> {
-            History history = histories.get(stream);
-            read.forEach(event -> history.add(event.payload(), event.occurredAt()));
+            if (!read.isEmpty()) {
+                long version = after.get(stream);
+                throw new ConcurrencyConflictException(stream, version, version + read.size());
+            }
         });
-        return histories;
     }
 
     /**
