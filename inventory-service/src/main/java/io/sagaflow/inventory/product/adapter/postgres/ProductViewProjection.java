@@ -82,32 +82,17 @@ public class ProductViewProjection implements Projection {
                 case ProductStockReserved reserved -> {
                     products.computeIfAbsent(reserved.productId(), ProductChange::new)
                             .add(0, reserved.quantity(), event);
-                    reservations.add(new ReservationChange(
-                            RESERVE,
-                            new Object[] {
-                                reserved.productId(),
-                                reserved.orderId(),
-                                reserved.quantity(),
-                                reserved.channel().name(),
-                                at,
-                                at
-                            },
-                            null));
+                    reservations.add(new Reserve(
+                            reserved.productId(),
+                            reserved.orderId(),
+                            reserved.quantity(),
+                            reserved.channel().name(),
+                            at));
                 }
                 case ProductStockReleased released -> {
                     products.computeIfAbsent(released.productId(), ProductChange::new)
                             .add(0, -released.quantity(), event);
-                    reservations.add(new ReservationChange(
-                            RELEASE,
-                            new Object[] {
-                                released.quantity(),
-                                released.quantity(),
-                                released.quantity(),
-                                at,
-                                released.productId(),
-                                released.orderId()
-                            },
-                            "reservation of order " + released.orderId() + " on " + released.productId()));
+                    reservations.add(new Release(released.productId(), released.orderId(), released.quantity(), at));
                 }
                 case ProductStockReplenished replenished ->
                     products.computeIfAbsent(replenished.productId(), ProductChange::new)
@@ -214,8 +199,8 @@ public class ProductViewProjection implements Projection {
             int[] counts = jdbc.batchUpdate(
                     sql, run.stream().map(ReservationChange::args).toList());
             for (int i = 0; i < counts.length; i++) {
-                if (run.get(i).mustChangeOne() != null) {
-                    requireOne(counts[i], run.get(i).mustChangeOne());
+                if (run.get(i) instanceof Release release) {
+                    requireOne(counts[i], "reservation of order " + release.orderId() + " on " + release.productId());
                 }
             }
             from = to;
@@ -237,16 +222,16 @@ public class ProductViewProjection implements Projection {
         String[] times = new String[size];
         Set<List<UUID>> pairs = new HashSet<>();
         for (int i = 0; i < size; i++) {
-            Object[] args = run.get(i).args();
-            products[i] = (UUID) args[0];
-            orders[i] = (UUID) args[1];
+            Reserve reserve = (Reserve) run.get(i);
+            products[i] = reserve.productId();
+            orders[i] = reserve.orderId();
             if (!pairs.add(List.of(products[i], orders[i]))) {
                 return false;
             }
-            quantities[i] = (Integer) args[2];
-            sources[i] = (String) args[3];
+            quantities[i] = reserve.quantity();
+            sources[i] = reserve.source();
             // Instants go as ISO-8601 text with their offset, as in updateProducts.
-            times[i] = ((Timestamp) args[4]).toInstant().toString();
+            times[i] = reserve.at().toInstant().toString();
         }
         int changed = updateWithArrays(
                 jdbc,
@@ -304,12 +289,39 @@ public class ProductViewProjection implements Projection {
         }
     }
 
-    /**
-     * A statement on {@code stock_reservation}.
-     *
-     * @param mustChangeOne what it changes, if it must change exactly one row; null otherwise
-     */
-    private record ReservationChange(String sql, Object[] args, String mustChangeOne) {}
+    /** A change of one {@code stock_reservation} row: its statement and that statement's arguments. */
+    private sealed interface ReservationChange permits Reserve, Release {
+        String sql();
+
+        Object[] args();
+    }
+
+    /** An order's reservation of a product: inserted, or added to the row the order already has. */
+    private record Reserve(UUID productId, UUID orderId, int quantity, String source, Timestamp at)
+            implements ReservationChange {
+        @Override
+        public String sql() {
+            return RESERVE;
+        }
+
+        @Override
+        public Object[] args() {
+            return new Object[] {productId, orderId, quantity, source, at, at};
+        }
+    }
+
+    /** Part or all of an order's reservation given back; its row must exist. */
+    private record Release(UUID productId, UUID orderId, int quantity, Timestamp at) implements ReservationChange {
+        @Override
+        public String sql() {
+            return RELEASE;
+        }
+
+        @Override
+        public Object[] args() {
+            return new Object[] {quantity, quantity, quantity, at, productId, orderId};
+        }
+    }
 
     @Override
     public void reset(JdbcTemplate jdbc) {
