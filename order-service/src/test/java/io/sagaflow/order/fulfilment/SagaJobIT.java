@@ -534,8 +534,7 @@ class SagaJobIT {
             assertThat(runner.handle("r2", entry(captured(order)))).isEqualTo("CONFIRMED");
 
             assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
-                    .as(
-                            "the stale prefix decided nothing, so it was checked, and the message decided on the whole saga")
+                    .as("a stale prefix that decided nothing is checked, the message decided again on all of it")
                     .isEqualTo("CONFIRMED");
             assertThat(replica.handle("r4", entry(new SagaMessage.StockWasReserved(order))))
                     .isEqualTo("CONFIRMED");
@@ -544,9 +543,8 @@ class SagaJobIT {
         }
 
         assertThat(reads)
-                .as(
-                        "the whole stream; what came after the kept 3 events (a check, as the message decided nothing), then"
-                                + " the whole stream again to decide it anew; an ended saga is not kept")
+                .as("whole; after the kept 3 (the check of a decision to do nothing); whole again (the retry);"
+                        + " whole, as an ended saga is not kept")
                 .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L), Map.of(stream, 0L));
         assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
     }
