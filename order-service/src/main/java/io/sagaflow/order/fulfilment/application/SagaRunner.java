@@ -47,11 +47,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@link #handleBatch}); a message handled twice (after a job restart) changes nothing the second time.
  *
  * <p>The runner keeps what it last committed of each running saga's stream ({@link #KNOWN_SAGAS} of them at most) and
- * reads only the events after it: still every event of the stream, from whichever writer, but each read and
- * deserialized once instead of once per message. What it keeps is always a committed prefix of the stream (taken out
- * while a transaction uses it, put back only once that transaction, or the caller's it joined, has committed), so a
- * stale prefix costs a longer read, never a wrong decision; the expected version of every append guards the rest, as
- * before (ADR 0027).
+ * decides the saga's next message on it without reading the stream (ADR 0027, 0029). What it keeps is always a
+ * committed prefix of the stream (taken out while a transaction uses it, put back only once that transaction, or the
+ * caller's it joined, has committed), but another replica may have appended after it. So every decision made on a
+ * kept prefix is checked: an append by its expected version, a decision to append nothing by a read of what came
+ * after the prefix. A stale prefix costs a conflict and a full read, never a wrong decision.
  */
 public class SagaRunner {
 
@@ -108,10 +108,10 @@ public class SagaRunner {
     public record Delivery(String messageId, SagaInboxEntry entry) {}
 
     /**
-     * Handles {@code batch} in one transaction: one read of every stream it touches, then each message in order, a
-     * later message of an order deciding on the state its earlier ones left (ADR 0021). If anything in it fails (a
-     * conflict with a replica, a broken message), nothing of it commits and each message is handled on its own, with
-     * {@link #handleSafely}'s retries. Never throws.
+     * Handles {@code batch} in one transaction: one read of the streams the runner kept nothing of, then each message
+     * in order, a later message of an order deciding on the state its earlier ones left (ADR 0021). If anything in it
+     * fails (a conflict with a replica, a broken message), nothing of it commits and each message is handled on its
+     * own, with {@link #handleSafely}'s retries. Never throws.
      *
      * @return the saga's status after each message, in the batch's order
      */
