@@ -302,6 +302,9 @@ public class SagaRunner {
      * @throws ConcurrencyConflictException if such a stream has moved on: the caller decides again on the whole stream
      */
     private void confirmUnread(Map<String, History> histories, Set<String> unread, List<StreamAppend> appends) {
+        if (unread.isEmpty()) {
+            return;
+        }
         Map<String, Long> after = new LinkedHashMap<>();
         Set<String> appended = new HashSet<>();
         appends.forEach(append -> appended.add(append.streamId()));
