@@ -12,15 +12,13 @@ public class SagaflowOutboxProperties {
     private int buckets = 64;
     private int batchSize = 256;
     private Duration pollInterval = Duration.ofMillis(200);
-    private Duration linger = Duration.ZERO;
     private Duration leaseTtl = Duration.ofSeconds(10);
     private Duration retention = Duration.ofHours(1);
     private Duration pruneInterval = Duration.ofMinutes(1);
     private int pruneBatchSize = 10_000;
 
     OutboxSettings toSettings() {
-        return new OutboxSettings(
-                buckets, batchSize, pollInterval, linger, leaseTtl, retention, pruneInterval, pruneBatchSize);
+        return new OutboxSettings(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize);
     }
 
     public boolean isRelayEnabled() {
@@ -45,14 +43,6 @@ public class SagaflowOutboxProperties {
 
     public void setBatchSize(int batchSize) {
         this.batchSize = batchSize;
-    }
-
-    public Duration getLinger() {
-        return linger;
-    }
-
-    public void setLinger(Duration linger) {
-        this.linger = linger;
     }
 
     public Duration getPollInterval() {

@@ -155,11 +155,8 @@ public final class OutboxRelay {
                 }
                 int published = publishOnce();
                 pruneIfDue();
-                if (published < settings.batchSize()
-                        && signal.await(settings.pollInterval())
-                        && settings.linger().isPositive()) {
-                    // A commit signalled new rows: give the commits right behind it the linger to join its batch.
-                    Thread.sleep(settings.linger());
+                if (published < settings.batchSize()) {
+                    signal.await(settings.pollInterval());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

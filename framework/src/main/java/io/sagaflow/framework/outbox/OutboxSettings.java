@@ -8,8 +8,6 @@ import java.time.Duration;
  * @param buckets how many buckets rows are spread over (the unit of claiming; fixed for a database's lifetime)
  * @param batchSize rows published per round trip
  * @param pollInterval longest wait between polls when no commit signalled new rows
- * @param linger how long the relay waits after a commit signalled new rows before it selects them, so that rows
- *     committed meanwhile travel in the same batch (ADR 0030); zero selects at once
  * @param leaseTtl how long a bucket lease lasts without renewal: the takeover time when a replica dies silently
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often pruning runs
@@ -19,27 +17,17 @@ public record OutboxSettings(
         int buckets,
         int batchSize,
         Duration pollInterval,
-        Duration linger,
         Duration leaseTtl,
         Duration retention,
         Duration pruneInterval,
         int pruneBatchSize) {
 
-    public OutboxSettings {
-        if (linger.isNegative() || linger.compareTo(pollInterval) > 0) {
-            throw new IllegalArgumentException("linger must be between 0 and the poll interval, was " + linger);
-        }
-    }
-
-    /**
-     * Defaults suited to a service: 64 buckets, batches of 256, 200 ms poll, no linger, 10 s leases, 1 h retention.
-     */
+    /** Defaults suited to a service: 64 buckets, batches of 256, 200 ms poll, 10 s leases, 1 h retention. */
     public static OutboxSettings defaults() {
         return new OutboxSettings(
                 64,
                 256,
                 Duration.ofMillis(200),
-                Duration.ZERO,
                 Duration.ofSeconds(10),
                 Duration.ofHours(1),
                 Duration.ofMinutes(1),

@@ -16,12 +16,10 @@ public final class OutboxSignal {
         }
     }
 
-    /** Waits for a signal or {@code timeout}, whichever comes first; true if signalled. */
-    boolean await(Duration timeout) throws InterruptedException {
+    /** Waits for a signal or {@code timeout}, whichever comes first. */
+    void await(Duration timeout) throws InterruptedException {
         if (permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             permits.drainPermits();
-            return true;
         }
-        return false;
     }
 }

@@ -47,14 +47,7 @@ class OutboxPruningIT {
         stores.jdbc().update("update outbox set published_at = now() where stream_id = 'recent-published'");
         HazelcastInstance member = clusters.startMember(clusters.newServiceCluster());
         OutboxSettings settings = new OutboxSettings(
-                4,
-                100,
-                Duration.ofSeconds(1),
-                Duration.ZERO,
-                Duration.ofSeconds(5),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                1);
+                4, 100, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofHours(1), Duration.ofMinutes(1), 1);
         OutboxRelay relay = new OutboxRelay(
                 stores.jdbc(),
                 new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, 4, settings.leaseTtl(), Clock.systemUTC()),

@@ -1,7 +1,6 @@
 package io.sagaflow.framework.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -48,7 +47,6 @@ class OutboxRelayIT {
             BUCKETS,
             200,
             Duration.ofMillis(50),
-            Duration.ZERO,
             Duration.ofSeconds(3),
             Duration.ofHours(1),
             Duration.ofMinutes(1),
@@ -177,65 +175,6 @@ class OutboxRelayIT {
         assertThat(pending()).as("stopping writes the last mark").isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> countByEventId().size() == all);
         assertThat(received).as("no row published twice").hasSize(all);
-    }
-
-    @Test
-    void aLingeringRelayPublishesTheRowsCommittedJustAfterTheSignalInOneBatch() {
-        HazelcastInstance a = clusters.startMember(service);
-        OutboxSignal signal = new OutboxSignal();
-        // A linger far longer than two commits take, so the test does not depend on the machine's speed.
-        OutboxSettings lingering = new OutboxSettings(
-                BUCKETS,
-                200,
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(3),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                10_000);
-        List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
-        OutboxRelay relay = new OutboxRelay(
-                stores.jdbc(),
-                leases(a),
-                a,
-                messages -> {
-                    batches.add(messages.size());
-                    bus.publish(messages);
-                },
-                signal,
-                Counter.registry(),
-                lingering,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
-        relays.add(relay);
-        relay.start();
-        int backlog = STREAMS * EVENTS_PER_STREAM;
-        await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= backlog);
-        batches.clear();
-
-        JdbcEventStore signalling = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, signal));
-        signalling.append(
-                "lingered-1", ExpectedVersion.noStream(), List.of(new Incremented(1)), EventMetadata.newFlow());
-        signalling.append(
-                "lingered-2", ExpectedVersion.noStream(), List.of(new Incremented(2)), EventMetadata.newFlow());
-
-        await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= backlog + 2);
-        assertThat(batches).as("the second commit joined the first one's batch").containsExactly(2);
-    }
-
-    @Test
-    void refusesALingerLongerThanThePollInterval() {
-        assertThatThrownBy(() -> new OutboxSettings(
-                        BUCKETS,
-                        200,
-                        Duration.ofMillis(50),
-                        Duration.ofMillis(51),
-                        Duration.ofSeconds(3),
-                        Duration.ofHours(1),
-                        Duration.ofMinutes(1),
-                        10_000))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("linger");
     }
 
     private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
