@@ -28,6 +28,7 @@ public final class HazelcastConfigs {
 
     static final String JET_IDLE_COOPERATIVE_MAX = "hazelcast.jet.idle.cooperative.max.microseconds";
     static final String JET_IDLE_NONCOOPERATIVE_MAX = "hazelcast.jet.idle.noncooperative.max.microseconds";
+    static final String RESPONSE_THREAD_COUNT = "hazelcast.operation.response.thread.count";
     /** The longest an idle Jet thread, cooperative or not, sleeps between rounds (ADR 0016). */
     static final String JET_IDLE_MAX_MICROSECONDS = "20000";
 
@@ -100,6 +101,9 @@ public final class HazelcastConfigs {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getMulticastConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setMembers(member.getMembers());
+        // The I/O thread that reads a response completes its call, instead of handing it to one of two response
+        // threads: one thread hand-off less per remote call (ADR 0030). Callbacks still run on the async executor.
+        config.setProperty(RESPONSE_THREAD_COUNT, "0");
         member.getProperties().forEach(config::setProperty);
         return config;
     }

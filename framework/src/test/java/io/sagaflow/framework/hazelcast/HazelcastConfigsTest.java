@@ -64,6 +64,21 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void membersCompleteRemoteCallsOnTheirIoThreadsUnlessTheServiceSaysOtherwise() {
+        Config service =
+                HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
+        Config shared = HazelcastConfigs.sharedMember(new SagaflowHazelcastProperties.Shared(), null);
+        assertThat(service.getProperty(HazelcastConfigs.RESPONSE_THREAD_COUNT)).isEqualTo("0");
+        assertThat(shared.getProperty(HazelcastConfigs.RESPONSE_THREAD_COUNT)).isEqualTo("0");
+
+        SagaflowHazelcastProperties.Service threaded = new SagaflowHazelcastProperties.Service();
+        threaded.getProperties().put(HazelcastConfigs.RESPONSE_THREAD_COUNT, "2");
+        assertThat(HazelcastConfigs.serviceMember("order-service", threaded, Map.of())
+                        .getProperty(HazelcastConfigs.RESPONSE_THREAD_COUNT))
+                .isEqualTo("2");
+    }
+
+    @Test
     void everyMapIsBoundedByDefaultAndNamedMapsByTheirOwnLimits() {
         Config config = HazelcastConfigs.serviceMember(
                 "order-service",
