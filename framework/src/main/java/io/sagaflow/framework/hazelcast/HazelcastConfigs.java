@@ -28,9 +28,10 @@ public final class HazelcastConfigs {
 
     static final String JET_IDLE_COOPERATIVE_MAX = "hazelcast.jet.idle.cooperative.max.microseconds";
     static final String JET_IDLE_NONCOOPERATIVE_MAX = "hazelcast.jet.idle.noncooperative.max.microseconds";
-    static final String RESPONSE_THREAD_COUNT = "hazelcast.operation.response.thread.count";
     /** The longest an idle Jet thread, cooperative or not, sleeps between rounds (ADR 0016). */
     static final String JET_IDLE_MAX_MICROSECONDS = "20000";
+    /** Threads that complete remote calls; 0 leaves that to the I/O thread that read the response (ADR 0030). */
+    static final String RESPONSE_THREAD_COUNT = "hazelcast.operation.response.thread.count";
 
     private HazelcastConfigs() {}
 
