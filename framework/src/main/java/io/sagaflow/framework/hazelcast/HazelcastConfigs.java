@@ -102,8 +102,8 @@ public final class HazelcastConfigs {
         join.getAutoDetectionConfig().setEnabled(false);
         join.getMulticastConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).setMembers(member.getMembers());
-        // The I/O thread that reads a response completes its call, instead of handing it to one of two response
-        // threads: one thread hand-off less per remote call (ADR 0030). Callbacks still run on the async executor.
+        // The I/O thread that reads a response completes its call, instead of queueing it for one of two response
+        // threads that must first get a core (ADR 0030). Callbacks still run on the async executor.
         config.setProperty(RESPONSE_THREAD_COUNT, "0");
         member.getProperties().forEach(config::setProperty);
         return config;
