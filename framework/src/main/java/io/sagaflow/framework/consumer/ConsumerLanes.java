@@ -17,14 +17,24 @@ import org.slf4j.LoggerFactory;
  * one message when it is quiet, dozens when it is busy. All messages of a topic go to the same lane, so a topic's
  * (and therefore a stream's) messages are handled in the order they were published. A full lane holds its listeners
  * back.
+ *
+ * <p>A topic carries its publisher's every event type, most of which a consumer skips; those still pass through the
+ * lane, so that its checkpoints move past them in order, but only the consumed ones count towards the batch size
+ * (ADR 0031). Otherwise a consumer of one type in four would handle a quarter of its batch size per transaction.
  */
 final class ConsumerLanes {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerLanes.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(500);
 
-    /** A message as a lane carries it: with its topic and sequence, to checkpoint once it is handled. */
-    record Delivery(EventMessage message, String topic, long sequence) {}
+    /**
+     * A message as a lane carries it: with its topic and sequence, to checkpoint once it is handled, and whether the
+     * consumer handles it or only moves its checkpoint past it.
+     */
+    record Delivery(EventMessage message, String topic, long sequence, boolean consumed) {}
+
+    /** Deliveries a lane holds per message of its batch size: room for a batch when most messages are skipped. */
+    private static final int QUEUED_PER_BATCHED = 16;
 
     private final List<Lane> lanes;
 
@@ -62,7 +72,7 @@ final class ConsumerLanes {
         Lane(String name, int batchSize, Consumer<List<Delivery>> batchHandler) {
             this.name = name;
             this.batchSize = batchSize;
-            this.queue = new ArrayBlockingQueue<>(batchSize * 4);
+            this.queue = new ArrayBlockingQueue<>(batchSize * QUEUED_PER_BATCHED);
             this.batchHandler = batchHandler;
             this.thread = Thread.ofPlatform().name("consumer-" + name).daemon().unstarted(this);
         }
@@ -91,7 +101,11 @@ final class ConsumerLanes {
                         continue;
                     }
                     batch.add(first);
-                    queue.drainTo(batch, batchSize - 1);
+                    int consumed = first.consumed() ? 1 : 0;
+                    for (Delivery next; consumed < batchSize && (next = queue.poll()) != null; ) {
+                        batch.add(next);
+                        consumed += next.consumed() ? 1 : 0;
+                    }
                     batchHandler.accept(batch);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package io.sagaflow.framework.consumer;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,13 +105,13 @@ public final class EventSubscriber {
                 }
             });
         }
-        ConsumerLanes queued =
-                new ConsumerLanes(consumer, lanes, batchSize, batch -> delivering.batch(batch, consumed));
+        ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
         Subscription topics = bus.subscribe(
                 consumer,
                 publishers,
                 checkpoints,
-                (message, topic, sequence) -> queued.enqueue(new Delivery(message, topic, sequence)));
+                (message, topic, sequence) ->
+                        queued.enqueue(new Delivery(message, topic, sequence, consumed.contains(message.type()))));
         return () -> {
             topics.cancel();
             queued.stop();
@@ -126,6 +128,9 @@ public final class EventSubscriber {
         private final Counter duplicates;
         private final Counter failed;
         private final Timer lag;
+        private final DistributionSummary batchSizes;
+        private final Timer batched;
+        private final Timer split;
 
         Delivering(String consumer, Deduplication deduplication, EventHandler handler) {
             this.consumer = consumer;
@@ -139,42 +144,69 @@ public final class EventSubscriber {
                     .tag("consumer", consumer)
                     .publishPercentileHistogram()
                     .register(meters);
+            this.batchSizes = DistributionSummary.builder("sagaflow.consumer.batch.size")
+                    .description("Messages a lane's batch gave this consumer to handle (skipped ones not counted)")
+                    .tag("consumer", consumer)
+                    .publishPercentileHistogram()
+                    .maximumExpectedValue(1024.0)
+                    .register(meters);
+            this.batched = batchTimer(consumer, "batched");
+            this.split = batchTimer(consumer, "split");
+        }
+
+        private Timer batchTimer(String consumer, String outcome) {
+            return Timer.builder("sagaflow.consumer.batch")
+                    .description("Time to handle a lane's batch: in one transaction (batched), or one message at a"
+                            + " time after that failed (split)")
+                    .tag("consumer", consumer)
+                    .tag("outcome", outcome)
+                    .publishPercentileHistogram()
+                    .register(meters);
         }
 
         /**
          * Handles the consumed messages of {@code batch} in one transaction (on their own if that fails), then
          * checkpoints every topic of the batch past its last message, skipped ones included.
          */
-        void batch(List<Delivery> batch, Set<String> consumed) {
+        void batch(List<Delivery> batch) {
             List<EventMessage> messages = new ArrayList<>(batch.size());
             for (Delivery delivery : batch) {
-                if (consumed.contains(delivery.message().type())) {
+                if (delivery.consumed()) {
                     messages.add(delivery.message());
                 }
             }
-            if (messages.size() == 1) {
-                one(messages.getFirst());
-            } else if (!messages.isEmpty()) {
-                try {
-                    List<EventEnvelope<Object>> envelopes = new ArrayList<>(messages.size());
-                    messages.forEach(message -> envelopes.add(envelope(message)));
-                    Set<UUID> applied = idempotent.processBatch(consumer, envelopes, handler);
-                    for (EventEnvelope<Object> envelope : envelopes) {
-                        // remove: a repeat of an event within the batch is a duplicate too
-                        counted(envelope, applied.remove(envelope.eventId()));
-                    }
-                } catch (RuntimeException e) {
-                    log.debug(
-                            "consumer {} failed on a batch of {}; handling each on its own",
-                            consumer,
-                            messages.size(),
-                            e);
-                    messages.forEach(this::one);
-                }
+            if (!messages.isEmpty()) {
+                long started = System.nanoTime();
+                Timer took = handledTogether(messages) ? batched : split;
+                took.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                batchSizes.record(messages.size());
             }
             Map<String, Long> last = new HashMap<>();
             batch.forEach(delivery -> last.merge(delivery.topic(), delivery.sequence(), Math::max));
             last.forEach((topic, sequence) -> checkpoints.remember(consumer, topic, sequence + 1));
+        }
+
+        /** Handles {@code messages} in one transaction, or each on its own if that fails; false if it did. */
+        private boolean handledTogether(List<EventMessage> messages) {
+            if (messages.size() == 1) {
+                one(messages.getFirst());
+                return true;
+            }
+            try {
+                List<EventEnvelope<Object>> envelopes = new ArrayList<>(messages.size());
+                messages.forEach(message -> envelopes.add(envelope(message)));
+                Set<UUID> applied = idempotent.processBatch(consumer, envelopes, handler);
+                for (EventEnvelope<Object> envelope : envelopes) {
+                    // remove: a repeat of an event within the batch is a duplicate too
+                    counted(envelope, applied.remove(envelope.eventId()));
+                }
+                return true;
+            } catch (RuntimeException e) {
+                log.debug(
+                        "consumer {} failed on a batch of {}; handling each on its own", consumer, messages.size(), e);
+                messages.forEach(this::one);
+                return false;
+            }
         }
 
         /** Handles one message, retrying with backoff; gives up after {@code maxAttempts}. */
