@@ -26,15 +26,14 @@ final class ConsumerLanes {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerLanes.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(500);
+    /** Deliveries a lane holds per message of its batch size: room for a batch when most messages are skipped. */
+    private static final int QUEUED_PER_BATCHED = 16;
 
     /**
      * A message as a lane carries it: with its topic and sequence, to checkpoint once it is handled, and whether the
      * consumer handles it or only moves its checkpoint past it.
      */
     record Delivery(EventMessage message, String topic, long sequence, boolean consumed) {}
-
-    /** Deliveries a lane holds per message of its batch size: room for a batch when most messages are skipped. */
-    private static final int QUEUED_PER_BATCHED = 16;
 
     private final List<Lane> lanes;
 
