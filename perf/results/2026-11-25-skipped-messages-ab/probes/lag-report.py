@@ -12,8 +12,8 @@ def parse(f):
         m = re.match(r'^(\w+)(\{.*\})? ([\d.eE+-]+|NaN)', line)
         if m: d[(m.group(1), m.group(2) or '')] = float(m.group(3))
     return d
-for p in (8081, 8082, 8083, 8084):
-    a, b = parse(f'{out}/m0-{p}.txt'), parse(f'{out}/m1-{p}.txt')
+for port in (8081, 8082, 8083, 8084):
+    a, b = parse(f'{out}/m0-{port}.txt'), parse(f'{out}/m1-{port}.txt')
     hist = collections.defaultdict(list)
     for (name, labels), v in b.items():
         if name.endswith('_bucket') and name.startswith('sagaflow'):
@@ -23,13 +23,13 @@ for p in (8081, 8082, 8083, 8084):
     for key, bs in sorted(hist.items()):
         bs.sort(); n = bs[-1][1]
         if n <= 0: continue
-        def q(p):
+        def q(share):
             for le, c in bs:
-                if c >= p * n: return le
+                if c >= share * n: return le
         if '_seconds' in key:
-            print(f"{p} {key}: n={n:.0f} p50<={q(.5)*1000:.0f}ms p95<={q(.95)*1000:.0f}ms p99<={q(.99)*1000:.0f}ms")
+            print(f"{port} {key}: n={n:.0f} p50<={q(.5)*1000:.0f}ms p95<={q(.95)*1000:.0f}ms p99<={q(.99)*1000:.0f}ms")
         else:
-            print(f"{p} {key}: n={n:.0f} p50<={q(.5):.0f} p95<={q(.95):.0f} p99<={q(.99):.0f}")
+            print(f"{port} {key}: n={n:.0f} p50<={q(.5):.0f} p95<={q(.95):.0f} p99<={q(.99):.0f}")
     for (name, labels), v in sorted(b.items()):
         if name.startswith('sagaflow') and (name.endswith('_count') or name.endswith('_sum') or name.endswith('_total')):
             dv = v - a.get((name, labels), 0)
