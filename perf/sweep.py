@@ -47,6 +47,12 @@ SCRIPTS = {"mix": "mix.js", "saga-e2e": "saga-e2e.js", "spike": "spike.js", "soa
 SLO_HTTP_P95_MS = 50.0
 SLO_SAGA_P95_MS = 250.0
 
+# --stack-warmup auto: discarded steps of this length until the JIT settles, for at most this long by default. On
+# this 2-core box the compilers used half a core for the first two minutes at 300 iter/s and settled (below 10 %)
+# after about three and a half (perf/results/2026-11-25-jit-warmup/).
+JIT_STEP_S = 60
+AUTO_WARMUP_MAX_S = 600
+
 # Client operation -> (service, method, uri template as Spring tags it).
 OPERATIONS = {
     "create_order": ("order", "POST", "/api/orders"),
@@ -254,6 +260,27 @@ def postgres_pid(root: Path) -> int | None:
         return None
 
 
+def compiler_seconds(pids: list[int], proc: Path = Path("/proc")) -> float | None:
+    """CPU seconds the JIT compiler threads of the JVMs `pids` have used (from Linux's /proc; None elsewhere).
+
+    HotSpot names them "C1 CompilerThreadN" and "C2 CompilerThreadN"; the kernel keeps the first 15 characters.
+    """
+    if not (proc / "self" / "task").is_dir():
+        return None
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for pid in pids:
+        for task in (proc / str(pid) / "task").glob("*"):
+            try:
+                if "CompilerThre" not in (task / "comm").read_text():
+                    continue
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
 def service_urls(processes: list[Process], service: str) -> list[str]:
     return [p.url for p in processes if p.url and p.name.startswith(f"{service}-service-")]
 
@@ -381,7 +408,9 @@ class Sampler(threading.Thread):
     """Samples CPU (% of one core) and memory (MB) of every process group once per interval.
 
     Groups: each process in .local/pids, 'postgres' (the postmaster and its backends, proportional set size so
-    shared buffers count once, CPU including exited backends), 'k6' while it runs, and 'machine' (all of it).
+    shared buffers count once, CPU including exited backends), 'k6' while it runs, 'machine' (all of it) and 'jit':
+    the JIT compiler threads of all the stack's JVMs, a part of their CPU (no memory), which shows whether they
+    were still compiling, that is warming up, in a measured phase.
     """
 
     def __init__(self, root: Path, interval: float):
@@ -407,7 +436,10 @@ class Sampler(threading.Thread):
                 self.extra[name] = pid
 
     def groups(self) -> dict[str, list[int]]:
-        groups = {p.name: [p.pid] for p in stack_processes(self.root)}
+        processes = stack_processes(self.root)
+        groups = {p.name: [p.pid] for p in processes}
+        if processes:
+            groups["jit"] = [p.pid for p in processes]
         pg = postgres_pid(self.root)
         if pg:
             groups["postgres"] = [pg]
@@ -416,8 +448,12 @@ class Sampler(threading.Thread):
                 groups[name] = [pid]
         return groups
 
-    def measure(self, name: str, pid: int) -> tuple[float, float] | None:
+    def measure(self, name: str, pids: list[int]) -> tuple[float, float] | None:
+        if name == "jit":
+            compiled = compiler_seconds(pids)
+            return None if compiled is None else (compiled, 0.0)
         ps = self.psutil
+        pid = pids[0]
         try:
             proc = ps.Process(pid)
             times = proc.cpu_times()
@@ -447,7 +483,7 @@ class Sampler(threading.Thread):
         mono = time.monotonic()
         rows = []
         for name, pids in self.groups().items():
-            got = self.measure(name, pids[0])
+            got = self.measure(name, pids)
             if got is None:
                 continue
             cpu, memory = got
@@ -691,6 +727,7 @@ class Session:
         self.k6_proc: subprocess.Popen | None = None
         self.session_start = time.time()
         self.phases: list[tuple[str, float, float]] = []  # (label, start, end) of measured phases
+        self.warmups: list[dict] = []  # what each --stack-warmup auto took
 
     # Scrapes -------------------------------------------------------------------------------------------------
 
@@ -860,11 +897,15 @@ class Session:
             run.notes.append(f"{run.label}: more iterations were in flight than the {budget['preAllocatedVUs']} "
                              "pre-allocated VUs (latency far beyond the SLO); k6 drops the iteration that waits for "
                              "a VU being initialised")
+        jit = run.resources.get("jit")
+        if jit and jit["cpu_mean"] > self.args.jit_settled:
+            run.notes.append(f"{run.label}: the JVMs' JIT compilers used {jit['cpu_mean']:.0f} % of a core (more than "
+                             f"{self.args.jit_settled:g} %): the stack was still warming up while this run was measured")
         k6res = run.resources.get("k6")
         if k6res and k6res["cpu_mean"] > 85:
             run.notes.append(f"k6 used {k6res['cpu_mean']:.0f} % of a core on average: near the generator's limit")
         if "machine" in run.resources:
-            ours = sum(r["cpu_mean"] for g, r in run.resources.items() if g != "machine")
+            ours = sum(r["cpu_mean"] for g, r in run.resources.items() if g not in ("machine", "jit"))
             other = run.resources["machine"]["cpu_mean"] - ours
             if other > 20:
                 run.notes.append(f"{run.label}: processes outside the stack and k6 used {other:.0f} % of a core: "
@@ -923,6 +964,38 @@ class Session:
 
     # The loop ------------------------------------------------------------------------------------------------
 
+    def warm_up(self, variant: Variant, rate: float) -> None:
+        """The discarded load after a (re)start: a fixed time, or for --stack-warmup auto[:MAX] in steps of
+        JIT_STEP_S until the JVMs' compiler threads used at most --jit-settled % of a core in the last step."""
+        spec = self.args.stack_warmup
+        if not spec.startswith("auto"):
+            if seconds(spec) > 0:
+                log(f"warming the fresh JVMs up for {spec} at {rate:g} iter/s (discarded)")
+                self.run_k6(variant, Run(variant.name, rate, 0, f"{variant.name}-stack-warmup"), spec, "0s",
+                            keep=False)
+            return
+        limit = seconds(spec.split(":", 1)[1]) if ":" in spec else AUTO_WARMUP_MAX_S
+        log(f"warming the fresh JVMs up at {rate:g} iter/s until their JIT compilers use at most "
+            f"{self.args.jit_settled:g} % of a core (at most {limit:g} s, discarded)")
+        started = time.time()
+        while True:
+            step_start = time.time()
+            self.run_k6(variant, Run(variant.name, rate, 0, f"{variant.name}-stack-warmup"), f"{JIT_STEP_S}s", "0s",
+                        keep=False)
+            jit = self.sampler.window(step_start, time.time()).get("jit") if self.sampler else None
+            elapsed = time.time() - started
+            if jit is None:
+                log("  the compiler threads cannot be measured here (no /proc): warm-up ends")
+                break
+            log(f"  after {elapsed:.0f} s: the JIT compilers used {jit['cpu_mean']:.0f} % of a core")
+            if jit["cpu_mean"] <= self.args.jit_settled:
+                break
+            if elapsed + JIT_STEP_S > limit:
+                log(f"  still compiling after {elapsed:.0f} s: measuring anyway (the runs say so)")
+                break
+        self.warmups.append({"variant": variant.name, "rate": rate, "seconds": round(time.time() - started),
+                             "jit_cpu": None if jit is None else round(jit["cpu_mean"], 1)})
+
     def measure_idle(self, variant: Variant) -> None:
         if self.args.idle <= 0 or not self.sampler:
             return
@@ -959,11 +1032,8 @@ class Session:
                 self.sampler = Sampler(variant.root, self.args.sample_interval)
                 self.sampler.samples = old
                 self.sampler.start()
-            if restarted and seconds(self.args.stack_warmup) > 0 and self.args.scenario != "spike":
-                rate = self.args.stack_warmup_rate or min(levels[0], 50)
-                warm = Run(variant.name, rate, 0, f"{variant.name}-stack-warmup")
-                log(f"warming the fresh JVMs up for {self.args.stack_warmup} at {rate:g} iter/s (discarded)")
-                self.run_k6(variant, warm, self.args.stack_warmup, "0s", keep=False)
+            if restarted and self.args.scenario != "spike":
+                self.warm_up(variant, self.args.stack_warmup_rate or min(levels[0], 50))
             for level in levels:
                 label = f"{variant.name}-{level:g}-r{rep}"
                 run = Run(variant.name, level, rep, label)
@@ -1058,8 +1128,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--repetitions", type=int, default=3)
     p.add_argument("--duration", default="3m", help="measured phase of each run")
     p.add_argument("--warmup", default="30s", help="warm-up at the same rate before each measured phase")
-    p.add_argument("--stack-warmup", default="2m",
-                   help="one discarded run after the sweep (re)starts the stack: C2 needs minutes under load")
+    p.add_argument("--stack-warmup", default="auto",
+                   help="discarded load after the sweep (re)starts the stack, as a duration, or auto[:MAX]: until "
+                        "the JVMs' JIT compilers use at most --jit-settled %% of a core (C2 needs minutes under "
+                        "load; MAX defaults to 10m)")
+    p.add_argument("--jit-settled", type=float, default=10.0,
+                   help="compiler CPU (%% of a core, all JVMs) below which the stack counts as warmed up")
     p.add_argument("--stack-warmup-rate", type=float, default=None,
                    help="rate of that run (default: the first level, at most 50 iter/s: a cold stack at a rate "
                         "near its limit falls behind while the JIT compiles and may not catch up)")
@@ -1105,9 +1179,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--levels: positive numbers")
     if args.repetitions < 1:
         p.error("--repetitions must be >= 1")
-    for d in ("duration", "warmup", "stack_warmup"):
+    auto = re.fullmatch(r"auto(?::(.+))?", args.stack_warmup)
+    for d, value in (("duration", args.duration), ("warmup", args.warmup),
+                     ("stack_warmup", auto.group(1) if auto else args.stack_warmup)):
         try:
-            seconds(getattr(args, d))
+            if value is not None:
+                seconds(value)
         except argparse.ArgumentTypeError as e:
             p.error(f"--{d.replace('_', '-')}: {e}")
     for item in args.k6_env:

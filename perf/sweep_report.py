@@ -33,6 +33,7 @@ REPEATED = [
     ("saga_timeout_share", "client", "saga time-out share", "%"),
     ("http_p95", "server", "server HTTP p95", "ms"),
     ("saga_p95", "server", "server saga p95", "ms"),
+    ("jit_cpu", "resources", "JIT compilers' CPU", "%"),
 ]
 
 AB_METRICS = [
@@ -47,9 +48,11 @@ AB_METRICS = [
     ("stack_cpu", "resources", "stack CPU (% of a core)"),
     ("cpu_ms_per_iter", "resources", "stack CPU ms per iteration"),
     ("stack_mem", "resources", "stack memory MB"),
+    ("jit_cpu", "resources", "JIT compilers' CPU (% of a core)"),
 ]
 
-NOT_STACK = ("k6", "machine")
+# Not processes of the stack: k6, the whole machine, and the JVMs' compiler threads (a part of the JVMs' CPU).
+NOT_STACK = ("k6", "machine", "jit")
 
 
 # --- Aggregation -----------------------------------------------------------------------------------------------
@@ -63,6 +66,20 @@ def drain_text(args, session) -> str:
     waits = [r.drain_seconds for r in session.runs if getattr(r, "drain_seconds", None) is not None]
     took = f" (it took {min(waits):g}–{max(waits):g} s)" if waits else ""
     return f"up to {args.drain:g} s until every saga had ended{took}"
+
+def warmup_text(args, session) -> str:
+    """The discarded warm-up after each start of the stack, and for auto what it took."""
+    rate = args.stack_warmup_rate or min(args.levels[0], 50)
+    if not args.stack_warmup.startswith("auto"):
+        return f"{args.stack_warmup} of discarded load at {rate:g} iter/s"
+    text = (f"discarded load at {rate:g} iter/s until the JVMs' JIT compilers used at most {args.jit_settled:g} % of "
+            "a core over a minute")
+    took = getattr(session, "warmups", [])
+    if took:
+        text += " (it took " + ", ".join(
+            f"{w['seconds']} s" + ("" if w["jit_cpu"] is None else f", ending at {w['jit_cpu']:g} %") for w in took) + ")"
+    return text
+
 
 def value(run, key: str, source: str):
     if source == "client":
@@ -84,6 +101,8 @@ def resource_totals(run) -> dict:
               "stack_mem": sum(r["mem_last_mb"] for r in stack.values())}
     # What an iteration costs: unlike latency, it moves little with the machine's load, so an A/B of an efficiency
     # change shows in it at a rate below saturation (at saturation the CPU is capped and this only falls).
+    if "jit" in run.resources:
+        totals["jit_cpu"] = run.resources["jit"]["cpu_mean"]
     achieved = run.client.get("achieved_iter_s")
     if achieved:
         totals["cpu_ms_per_iter"] = 10.0 * totals["stack_cpu"] / achieved
@@ -288,9 +307,10 @@ def charts(session) -> dict[str, str]:
             ("cpu", "cpu", "CPU of every process over the session", "% of one core", "cpu.png"),
         ):
             fig, ax = plt.subplots(figsize=(10, 5))
+            shown = [g for g in groups if not (kind == "memory" and g == "jit")]
             for label, start, end in session.phases:
                 ax.axvspan((start - t0) / 60, (end - t0) / 60, color="grey", alpha=0.12)
-            for g in groups:
+            for g in shown:
                 pts = [(s["t"], s[key]) for s in samples if s["group"] == g]
                 if kind == "cpu":
                     pts = smooth(pts, 5)
@@ -384,6 +404,8 @@ def write_summary_json(session) -> None:
         "repetitions": session.args.repetitions,
         "duration": session.args.duration,
         "warmup": session.args.warmup,
+        "stack_warmup": session.args.stack_warmup,
+        "stack_warmups": getattr(session, "warmups", []),
         "slo": {"http_p95_ms": SLO_HTTP_P95_MS, "saga_p95_ms": SLO_SAGA_P95_MS, "errors": 0, "dropped": 0,
                 "saga_timeouts": 0},
         "variants": {v.name: v.describe() for v in session.variants},
@@ -460,6 +482,8 @@ def write(session, final: bool) -> None:
                   f"{args.duration} measured at a constant arrival rate; {args.cooldown:g} s between runs, then "
                   f"{drain_text(args, session)}; "
                   f"repetitions are whole ascending sweeps, one after the other")
+    if args.scenario != "spike":
+        md.append(f"- After each (re)start of the stack: {warmup_text(args, session)}")
     if session.budgets:
         md.append("- k6 VU budget (pre-allocated / max) per level: "
                   + ", ".join(f"{lvl(k)}: {v.get('preAllocatedVUs')}/{v.get('maxVUs')}"
@@ -625,16 +649,16 @@ def write(session, final: bool) -> None:
             continue
         rows = []
         for g in groups:
-            row = [g]
+            row = ["jit (the JVMs' compiler threads, part of their CPU)" if g == "jit" else g]
             for level in levels:
                 rs = [r.resources.get(g) for r in runs_of(session, v, level) if r.resources.get(g)]
                 if not rs:
                     row.append("–")
                     continue
                 row.append(f"{statistics.fmean(x['cpu_mean'] for x in rs):.0f} % "
-                           f"(max {max(x['cpu_max'] for x in rs):.0f}) · "
-                           f"{statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB (max "
-                           f"{max(x['mem_max_mb'] for x in rs):.0f})")
+                           f"(max {max(x['cpu_max'] for x in rs):.0f})"
+                           + ("" if g == "jit" else f" · {statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB "
+                              f"(max {max(x['mem_max_mb'] for x in rs):.0f})"))
             rows.append(row)
         totals = ["**stack total**"]
         for level in levels:

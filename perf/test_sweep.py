@@ -1,7 +1,12 @@
 """Unit tests of the sweep's arithmetic: perf/.venv/bin/python -m unittest discover -s perf -p 'test_*.py'."""
 
+import contextlib
+import io
 import math
+import os
+import tempfile
 import unittest
+from pathlib import Path
 
 import sweep
 
@@ -152,6 +157,38 @@ class ArgumentsTest(unittest.TestCase):
     def test_durations(self):
         self.assertEqual(sweep.seconds("1m30s"), 90)
         self.assertEqual(sweep.seconds("20"), 20)
+
+    def test_the_stack_warms_up_until_the_jit_settles_unless_told_a_time(self):
+        self.assertEqual(sweep.parse_args(["--levels", "20"]).stack_warmup, "auto")
+        self.assertEqual(sweep.parse_args(["--levels", "20", "--stack-warmup", "auto:4m"]).stack_warmup, "auto:4m")
+        self.assertEqual(sweep.parse_args(["--levels", "20", "--stack-warmup", "2m"]).stack_warmup, "2m")
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            sweep.parse_args(["--levels", "20", "--stack-warmup", "auto:soon"])
+
+
+class CompilerThreadsTest(unittest.TestCase):
+    @staticmethod
+    def task(proc: Path, pid: int, tid: int, name: str, utime: int, stime: int) -> None:
+        task = proc / str(pid) / "task" / str(tid)
+        task.mkdir(parents=True)
+        (task / "comm").write_text(name + "\n")
+        # The name in parentheses may hold spaces and parentheses: fields are counted after the last one.
+        rest = ["S"] + ["0"] * 10 + [str(utime), str(stime)] + ["0"] * 5
+        (task / "stat").write_text(f"{tid} ({name}) " + " ".join(rest) + "\n")
+
+    def test_sums_the_compiler_threads_of_every_jvm_and_nothing_else(self):
+        proc = Path(tempfile.mkdtemp(prefix="proc-"))
+        (proc / "self" / "task").mkdir(parents=True)
+        self.task(proc, 10, 11, "C2 CompilerThre", 300, 20)
+        self.task(proc, 10, 12, "C1 CompilerThre", 50, 10)
+        self.task(proc, 10, 13, "http-nio-8083-e", 900, 90)
+        self.task(proc, 20, 21, "C2 CompilerThre", 100, 0)
+        ticks = os.sysconf("SC_CLK_TCK")
+        self.assertAlmostEqual(sweep.compiler_seconds([10, 20], proc), 480 / ticks)
+        self.assertAlmostEqual(sweep.compiler_seconds([10, 99], proc), 380 / ticks)  # a JVM that has gone
+
+    def test_no_proc_no_answer(self):
+        self.assertIsNone(sweep.compiler_seconds([1], Path(tempfile.mkdtemp(prefix="noproc-"))))
 
 
 if __name__ == "__main__":

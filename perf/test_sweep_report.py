@@ -85,6 +85,28 @@ class ReportTest(unittest.TestCase):
         self.assertIn("saga E2E p95 ms", md)
         self.assertIn("stack CPU ms per iteration", md)
 
+    def test_compiling_jvms_are_shown_apart_and_named_in_the_run_they_slowed(self):
+        random.seed(1)
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--stack-warmup-rate", "80"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
+        session.warmups = [{"variant": "run", "rate": 80, "seconds": 240, "jit_cpu": 6.5}]
+        run = made_up_run("run", 100, 1, time.time(), slow=1.0)
+        run.resources["jit"] = {"cpu_mean": 31.0, "cpu_max": 55.0, "mem_mean_mb": 0.0, "mem_max_mb": 0.0,
+                                "mem_last_mb": 0.0, "samples": 20}
+        session.judge(run)
+        session.runs.append(run)
+        self.assertIn("run-100-r1: the JVMs' JIT compilers used 31 % of a core (more than 10 %): the stack was still "
+                      "warming up while this run was measured", run.notes)
+        self.assertEqual(sweep_report.resource_totals(run)["stack_cpu"], 60.0)  # the JVMs' CPU holds the JIT's
+        self.assertEqual(sweep_report.resource_totals(run)["jit_cpu"], 31.0)
+        sweep_report.write(session, final=True)
+        md = (out / "report.md").read_text()
+        self.assertIn("| jit (the JVMs' compiler threads, part of their CPU) | 31 % (max 55) |", md)
+        self.assertIn("discarded load at 80 iter/s until the JVMs' JIT compilers used at most 10 % of a core over a "
+                      "minute (it took 240 s, ending at 6.5 %)", md)
+
 
 
 class DrainTextTest(unittest.TestCase):
