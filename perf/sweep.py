@@ -899,7 +899,7 @@ class Session:
                              "a VU being initialised")
         jit = run.resources.get("jit")
         if jit and jit["cpu_mean"] > self.args.jit_settled:
-            run.notes.append(f"{run.label}: the JVMs' JIT compilers used {jit['cpu_mean']:.0f} % of a core (more than "
+            run.notes.append(f"{run.label}: the JVMs' JIT compilers used {jit['cpu_mean']:.1f} % of a core (more than "
                              f"{self.args.jit_settled:g} %): the stack was still warming up while this run was measured")
         k6res = run.resources.get("k6")
         if k6res and k6res["cpu_mean"] > 85:

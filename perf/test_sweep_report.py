@@ -97,7 +97,7 @@ class ReportTest(unittest.TestCase):
                                 "mem_last_mb": 0.0, "samples": 20}
         session.judge(run)
         session.runs.append(run)
-        self.assertIn("run-100-r1: the JVMs' JIT compilers used 31 % of a core (more than 10 %): the stack was still "
+        self.assertIn("run-100-r1: the JVMs' JIT compilers used 31.0 % of a core (more than 10 %): the stack was still "
                       "warming up while this run was measured", run.notes)
         self.assertEqual(sweep_report.resource_totals(run)["stack_cpu"], 60.0)  # the JVMs' CPU holds the JIT's
         self.assertEqual(sweep_report.resource_totals(run)["jit_cpu"], 31.0)
