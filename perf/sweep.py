@@ -267,7 +267,7 @@ def compiler_seconds(pids: list[int], proc: Path = Path("/proc")) -> float | Non
     """
     if not (proc / "self" / "task").is_dir():
         return None
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in pids:
         for task in (proc / str(pid) / "task").glob("*"):
@@ -279,6 +279,11 @@ def compiler_seconds(pids: list[int], proc: Path = Path("/proc")) -> float | Non
                 continue
             total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / ticks
+
+
+def stack_warmup_rate(args: argparse.Namespace) -> float:
+    """The rate of the discarded warm-up after a start: as set, else the first level but at most 50 iter/s."""
+    return args.stack_warmup_rate or min(args.levels[0], 50)
 
 
 def service_urls(processes: list[Process], service: str) -> list[str]:
@@ -1033,7 +1038,7 @@ class Session:
                 self.sampler.samples = old
                 self.sampler.start()
             if restarted and self.args.scenario != "spike":
-                self.warm_up(variant, self.args.stack_warmup_rate or min(levels[0], 50))
+                self.warm_up(variant, stack_warmup_rate(self.args))
             for level in levels:
                 label = f"{variant.name}-{level:g}-r{rep}"
                 run = Run(variant.name, level, rep, label)

@@ -11,7 +11,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from sweep import OPERATIONS, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, welch
+from sweep import OPERATIONS, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch
 
 OP_TITLES = {"create_order": "create order", "reserve_stock": "reserve stock",
              "create_customer": "create customer", "poll_order": "poll order"}
@@ -67,9 +67,10 @@ def drain_text(args, session) -> str:
     took = f" (it took {min(waits):g}–{max(waits):g} s)" if waits else ""
     return f"up to {args.drain:g} s until every saga had ended{took}"
 
+
 def warmup_text(args, session) -> str:
     """The discarded warm-up after each start of the stack, and for auto what it took."""
-    rate = args.stack_warmup_rate or min(args.levels[0], 50)
+    rate = stack_warmup_rate(args)
     if not args.stack_warmup.startswith("auto"):
         return f"{args.stack_warmup} of discarded load at {rate:g} iter/s"
     text = (f"discarded load at {rate:g} iter/s until the JVMs' JIT compilers used at most {args.jit_settled:g} % of "
@@ -99,10 +100,10 @@ def resource_totals(run) -> dict:
         return {}
     totals = {"stack_cpu": sum(r["cpu_mean"] for r in stack.values()),
               "stack_mem": sum(r["mem_last_mb"] for r in stack.values())}
-    # What an iteration costs: unlike latency, it moves little with the machine's load, so an A/B of an efficiency
-    # change shows in it at a rate below saturation (at saturation the CPU is capped and this only falls).
     if "jit" in run.resources:
         totals["jit_cpu"] = run.resources["jit"]["cpu_mean"]
+    # What an iteration costs: unlike latency, it moves little with the machine's load, so an A/B of an efficiency
+    # change shows in it at a rate below saturation (at saturation the CPU is capped and this only falls).
     achieved = run.client.get("achieved_iter_s")
     if achieved:
         totals["cpu_ms_per_iter"] = 10.0 * totals["stack_cpu"] / achieved
