@@ -66,6 +66,8 @@ public final class OutboxRelay {
     private final AtomicLong backlog = new AtomicLong();
     private final Counter publishedCount;
     private final Timer lag;
+    private final Timer select;
+    private final Timer publish;
     private volatile Thread thread;
     private UUID membershipRegistration;
     private Instant nextPrune = Instant.EPOCH;
@@ -93,6 +95,14 @@ public final class OutboxRelay {
         this.publishedCount = meters.counter("sagaflow.outbox.published");
         this.lag = Timer.builder("sagaflow.outbox.lag")
                 .description("Time from an event's append to its publication on the shared topic")
+                .publishPercentileHistogram()
+                .register(meters);
+        this.select = Timer.builder("sagaflow.outbox.select")
+                .description("Time to mark the last batch published and select the next, per batch")
+                .publishPercentileHistogram()
+                .register(meters);
+        this.publish = Timer.builder("sagaflow.outbox.publish")
+                .description("Time from handing a batch to the shared topic to its confirmation, per batch")
                 .publishPercentileHistogram()
                 .register(meters);
         Gauge.builder("sagaflow.outbox.backlog", backlog, AtomicLong::get)
@@ -187,11 +197,15 @@ public final class OutboxRelay {
             markPublished();
             return 0;
         }
+        long started = System.nanoTime();
         List<Row> rows = markPublishedAndSelectPending(buckets);
+        long selected = System.nanoTime();
+        select.record(selected - started, TimeUnit.NANOSECONDS);
         if (rows.isEmpty()) {
             return 0;
         }
         publisher.publish(rows.stream().map(Row::message).toList());
+        publish.record(System.nanoTime() - selected, TimeUnit.NANOSECONDS);
         unmarked = rows.stream().map(Row::id).toArray(Long[]::new);
         Instant now = clock.instant();
         for (Row row : rows) {
