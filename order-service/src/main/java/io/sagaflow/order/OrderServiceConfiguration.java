@@ -172,6 +172,7 @@ class OrderServiceConfiguration {
             @Value("${sagaflow.order.saga.timeout:30s}") Duration sagaTimeout,
             @Value("${sagaflow.order.placement.max-group:64}") int maxGroup,
             OrderAdmission admission,
+            HazelcastSagaDeadlines deadlines,
             MeterRegistry meters) {
         // Orders placed at the same time commit together (ADR 0024).
         DistributionSummary groups = DistributionSummary.builder("sagaflow.order.placement.group")
@@ -183,7 +184,8 @@ class OrderServiceConfiguration {
                 new OrderPricing(taxRate),
                 sagaTimeout,
                 clock,
-                admission);
+                admission,
+                deadlines::arm);
     }
 
     /** Refuses new orders while too many saga messages wait on this member (ADR 0023). */

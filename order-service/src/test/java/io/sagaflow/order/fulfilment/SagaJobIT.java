@@ -16,8 +16,10 @@ import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
+import io.sagaflow.order.fulfilment.application.SagaFeed;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
@@ -290,6 +292,18 @@ class SagaJobIT {
                         .filter(m -> m.type().equals("RefundRequested")
                                 && m.streamId().equals("order-" + order)))
                 .isEmpty();
+    }
+
+    @Test
+    void thePlacementArmsTheSagasTimer_soTheFeedLeavesOrderPlacedOut() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        // Nobody answers this order, and the feed does not take OrderPlaced: only the placement can have armed it.
+        assertThat(SagaFeed.EVENT_TYPES).doesNotContain(OrderPlaced.class);
+        Instant deadline =
+                Instant.parse(json.readTree(awaitPublished("OrderPlaced", order).payload())
+                        .get("deadline")
+                        .asString());
+        assertThat(deadlines.armed(order)).contains(deadline);
     }
 
     @Test

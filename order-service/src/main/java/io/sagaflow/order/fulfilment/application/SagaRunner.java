@@ -387,8 +387,8 @@ public class SagaRunner {
             if (after.status().isTerminal() || after.deadline() == null) {
                 cleared.add(orderId);
             } else {
-                // Armed on every message of a running saga: answers may overtake the order's own OrderPlaced (they
-                // travel on other streams), and arming is an idempotent write of the same deadline.
+                // The placement armed it (ADR 0033); armed again on every message of a running saga, an idempotent
+                // write of the same deadline, so that a timer lost with the order cluster (ADR 0008) comes back.
                 armed.put(orderId, after.deadline());
             }
         });

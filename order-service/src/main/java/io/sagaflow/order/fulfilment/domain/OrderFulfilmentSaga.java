@@ -83,7 +83,8 @@ public final class OrderFulfilmentSaga {
         }
         UUID order = saga.orderId();
         return switch (message) {
-            // 1. Placed: the order's own OrderPlaced already asked inventory to reserve; only the deadline is armed.
+            // 1. Placed: the order's own OrderPlaced already asked inventory to reserve, and the placement armed the
+            // deadline.
             case OrderWasPlaced placed -> List.of();
 
             // 2. Stock reserved: charge the order total.

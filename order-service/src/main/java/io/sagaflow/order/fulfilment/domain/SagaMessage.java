@@ -13,7 +13,10 @@ public sealed interface SagaMessage extends Serializable {
 
     UUID orderId();
 
-    /** The order was placed: the saga starts and its deadline is armed. */
+    /**
+     * The order was placed. It changes nothing in the saga; the feed no longer sends it since the placement arms the
+     * deadline (ADR 0033), but an inbox filled by an older replica during an upgrade may still hold some.
+     */
     record OrderWasPlaced(UUID orderId) implements SagaMessage {}
 
     /** Inventory reserved every line of the order. */

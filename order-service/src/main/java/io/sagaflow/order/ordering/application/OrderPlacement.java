@@ -25,10 +25,18 @@ import java.util.UUID;
 
 /**
  * Places and cancels orders. Placing checks the customer and products against the order service's copies, prices
- * the order and appends {@link OrderPlaced} (saga step 1): from there the saga runs on events alone. Orders placed at
- * the same time commit together ({@link GroupCommit}, ADR 0024).
+ * the order, arms the saga's deadline and appends {@link OrderPlaced} (saga step 1): from there the saga runs on
+ * events alone. Orders placed at the same time commit together ({@link GroupCommit}, ADR 0024).
  */
 public class OrderPlacement {
+
+    /** The saga's timer, armed before the order commits (ADR 0033). */
+    @FunctionalInterface
+    public interface SagaTimer {
+
+        /** Arms the timer of the saga of {@code orderId} to fire at {@code deadline}. */
+        void arm(UUID orderId, Instant deadline);
+    }
 
     /** What a client asks for. */
     public record PlaceOrder(UUID customerId, List<RequestedLine> lines, String shippingAddress) {}
@@ -42,6 +50,7 @@ public class OrderPlacement {
     private final Duration sagaTimeout;
     private final Clock clock;
     private final OrderAdmission admission;
+    private final SagaTimer timer;
 
     public OrderPlacement(
             GroupCommit commits,
@@ -49,8 +58,10 @@ public class OrderPlacement {
             OrderPricing pricing,
             Duration sagaTimeout,
             Clock clock,
-            OrderAdmission admission) {
+            OrderAdmission admission,
+            SagaTimer timer) {
         this.admission = admission;
+        this.timer = timer;
         this.commits = commits;
         this.catalog = catalog;
         this.pricing = pricing;
@@ -101,6 +112,9 @@ public class OrderPlacement {
                 totals.total(),
                 order.shippingAddress(),
                 now.plus(sagaTimeout));
+        // Armed before the commit, so that no saga runs without its timer even if this process dies right after the
+        // commit; a timer whose order never committed fires on no saga and decides nothing.
+        timer.arm(orderId, placed.deadline());
         // The view's times are the event's, as its row has them: the answer and a later read agree (and so do
         // their ETags).
         Instant at = commits.append(

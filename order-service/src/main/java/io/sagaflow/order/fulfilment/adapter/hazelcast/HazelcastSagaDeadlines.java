@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,11 @@ public class HazelcastSagaDeadlines implements SagaDeadlines {
         cleared.forEach(
                 orderId -> moves.add(timers.deleteAsync(orderId.toString()).toCompletableFuture()));
         moves.forEach(CompletableFuture::join);
+    }
+
+    /** The deadline the saga's timer is armed for, if it is armed. */
+    public Optional<Instant> armed(UUID orderId) {
+        return Optional.ofNullable(timers.get(orderId.toString())).map(Instant::parse);
     }
 
     private static long ttlMillis(Instant deadline) {
