@@ -9,6 +9,7 @@ import io.sagaflow.account.contracts.AccountContracts;
 import io.sagaflow.framework.consumer.Deduplication;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.SubscriptionLifecycle;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.GroupCommit;
@@ -44,6 +45,8 @@ import io.sagaflow.payment.contracts.PaymentContracts;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -173,6 +176,7 @@ class OrderServiceConfiguration {
             @Value("${sagaflow.order.placement.max-group:64}") int maxGroup,
             OrderAdmission admission,
             HazelcastSagaDeadlines deadlines,
+            SagaRunner runner,
             MeterRegistry meters) {
         // Orders placed at the same time commit together (ADR 0024).
         DistributionSummary groups = DistributionSummary.builder("sagaflow.order.placement.group")
@@ -185,7 +189,17 @@ class OrderServiceConfiguration {
                 sagaTimeout,
                 clock,
                 admission,
-                deadlines::arm);
+                new OrderPlacement.SagaStart() {
+                    @Override
+                    public void arm(UUID orderId, Instant deadline) {
+                        deadlines.arm(orderId, deadline);
+                    }
+
+                    @Override
+                    public void placed(EventEnvelope<Object> placed) {
+                        runner.placed(placed);
+                    }
+                });
     }
 
     /** Refuses new orders while too many saga messages wait on this member (ADR 0023). */

@@ -584,6 +584,28 @@ class SagaJobIT {
         assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
     }
 
+    @Test
+    void aRunnerToldOfThePlacementDecidesTheSagasFirstAnswerWithoutReadingItsStream() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        String stream = "order-" + order;
+        List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
+        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        try {
+            // What OrderPlacement hands the runner of its replica once the order committed.
+            replica.placed(events.readStream(stream, 1).getFirst());
+            assertThat(replica.handle("p1", entry(new SagaMessage.StockWasReserved(order))))
+                    .isEqualTo("CHARGING_PAYMENT");
+            assertThat(replica.handle("p2", entry(captured(order)))).isEqualTo("CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        assertThat(reads)
+                .as("both messages append on what the placement handed over")
+                .isEmpty();
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
+    }
+
     /** {@link #events}, recording the streams and versions each {@code readStreamsAfter} asks for. */
     private EventStore recordingReads(List<Map<String, Long>> reads) {
         return (EventStore) Proxy.newProxyInstance(

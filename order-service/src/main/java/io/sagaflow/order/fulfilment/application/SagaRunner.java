@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.domain.DomainEvent;
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
@@ -192,6 +193,21 @@ public class SagaRunner {
                 },
                 2,
                 TimeUnit.SECONDS);
+    }
+
+    /**
+     * Keeps the stream of a saga whose order this replica just placed and committed: its {@code OrderPlaced}, version
+     * 1. The saga's first message, inventory's answer, then finds it here without a read if this replica's job handles
+     * it (ADR 0033); if another replica's does, the entry ages out unused.
+     */
+    public void placed(EventEnvelope<?> placed) {
+        if (placed.version() != 1) {
+            return;
+        }
+        History history = new History();
+        history.add(placed.payload(), placed.occurredAt());
+        // Only if absent: the runner may already hold more of the stream (an answer that came very fast).
+        known.putIfAbsent(placed.streamId(), history);
     }
 
     /** Stops redelivering (on shutdown). */

@@ -1,5 +1,6 @@
 package io.sagaflow.order.ordering.application;
 
+import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
@@ -30,12 +31,14 @@ import java.util.UUID;
  */
 public class OrderPlacement {
 
-    /** The saga's timer, armed before the order commits (ADR 0033). */
-    @FunctionalInterface
-    public interface SagaTimer {
+    /** What the order's saga is told of its placement (ADR 0033). */
+    public interface SagaStart {
 
-        /** Arms the timer of the saga of {@code orderId} to fire at {@code deadline}. */
+        /** Before the order commits: arms the timer of the saga of {@code orderId} to fire at {@code deadline}. */
         void arm(UUID orderId, Instant deadline);
+
+        /** Once the order committed: its {@code OrderPlaced} as stored, the saga's stream so far. */
+        void placed(EventEnvelope<Object> placed);
     }
 
     /** What a client asks for. */
@@ -50,7 +53,7 @@ public class OrderPlacement {
     private final Duration sagaTimeout;
     private final Clock clock;
     private final OrderAdmission admission;
-    private final SagaTimer timer;
+    private final SagaStart saga;
 
     public OrderPlacement(
             GroupCommit commits,
@@ -59,9 +62,9 @@ public class OrderPlacement {
             Duration sagaTimeout,
             Clock clock,
             OrderAdmission admission,
-            SagaTimer timer) {
+            SagaStart saga) {
         this.admission = admission;
-        this.timer = timer;
+        this.saga = saga;
         this.commits = commits;
         this.catalog = catalog;
         this.pricing = pricing;
@@ -114,14 +117,15 @@ public class OrderPlacement {
                 now.plus(sagaTimeout));
         // Armed before the commit, so that no saga runs without its timer even if this process dies right after the
         // commit; a timer whose order never committed fires on no saga and decides nothing.
-        timer.arm(orderId, placed.deadline());
-        // The view's times are the event's, as its row has them: the answer and a later read agree (and so do
-        // their ETags).
-        Instant at = commits.append(
+        saga.arm(orderId, placed.deadline());
+        EventEnvelope<Object> stored = commits.append(
                         new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata))
                 .events()
-                .getFirst()
-                .occurredAt();
+                .getFirst();
+        saga.placed(stored);
+        // The view's times are the event's, as its row has them: the answer and a later read agree (and so do
+        // their ETags).
+        Instant at = stored.occurredAt();
         return new OrderView(
                 orderId,
                 orderId,
