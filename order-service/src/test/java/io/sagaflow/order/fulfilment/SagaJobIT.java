@@ -1,6 +1,7 @@
 package io.sagaflow.order.fulfilment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.DistributionSummary;
@@ -9,12 +10,15 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.eventstore.GroupCommit;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
+import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
 import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
@@ -24,7 +28,10 @@ import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
+import io.sagaflow.order.ordering.application.OrderAdmission;
+import io.sagaflow.order.ordering.application.OrderPlacement;
 import io.sagaflow.order.ordering.application.OrderView;
+import io.sagaflow.order.ordering.domain.OrderPricing;
 import io.sagaflow.payment.contracts.PaymentContracts;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -51,6 +58,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -110,6 +118,12 @@ class SagaJobIT {
 
     @Autowired
     HazelcastSagaInbox inbox;
+
+    @Autowired
+    CatalogCopies catalog;
+
+    @Autowired
+    OrderAdmission admission;
 
     @Autowired
     Clock clock;
@@ -304,6 +318,41 @@ class SagaJobIT {
                         .get("deadline")
                         .asString());
         assertThat(deadlines.armed(order)).contains(deadline);
+    }
+
+    @Test
+    void anOrderWhoseTimerCannotBeArmedIsRefusedWith503_andNothingIsPlaced() {
+        OrderPlacement placement = new OrderPlacement(
+                new GroupCommit(events, 64, size -> {}),
+                catalog,
+                new OrderPricing(new BigDecimal("0.08")),
+                Duration.ofSeconds(8),
+                Clock.systemUTC(),
+                admission,
+                new OrderPlacement.SagaStart() {
+                    @Override
+                    public void arm(UUID orderId, Instant deadline) {
+                        throw new IllegalStateException("the order cluster is gone");
+                    }
+
+                    @Override
+                    public void placed(EventEnvelope<Object> placed) {
+                        throw new AssertionError("nothing was placed");
+                    }
+                });
+        Integer ordersBefore =
+                jdbc.queryForObject("select count(*) from es_stream where stream_id like 'order-%'", Integer.class);
+
+        assertThatThrownBy(() -> placement.place(
+                        new OrderPlacement.PlaceOrder(
+                                customer, List.of(new OrderPlacement.RequestedLine(product, 1, null)), "1 Main St"),
+                        EventMetadata.newFlow()))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+                    assertThat(e.code()).isEqualTo("SAGA_TIMER_UNAVAILABLE");
+                });
+        assertThat(jdbc.queryForObject("select count(*) from es_stream where stream_id like 'order-%'", Integer.class))
+                .isEqualTo(ordersBefore);
     }
 
     @Test

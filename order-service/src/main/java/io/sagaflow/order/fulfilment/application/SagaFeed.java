@@ -19,10 +19,10 @@ import java.util.Set;
  * Consumer {@code order.saga}: turns the events sagas react to (the order's cancellation requests, inventory's and
  * payment's answers) into saga messages in the inbox, keyed by event id. The order's own {@code OrderPlaced} is not
  * among them: it already asks inventory to reserve, and the placement armed the saga's deadline before it committed
- * (ADR 0033), so the saga has nothing to do about it. It keeps no processed-event
- * records ({@code Deduplication.BY_HANDLER}, ADR 0020): a delivery repeated while the first waits in the inbox adds
- * nothing (the put is {@code putIfAbsent} under the event id), and one repeated after the saga handled the first
- * replays a state that already holds its effect, so the saga decides nothing ({@code OrderFulfilmentSagaTest}).
+ * (ADR 0033), so the saga has nothing to do about it. It keeps no processed-event records
+ * ({@code Deduplication.BY_HANDLER}, ADR 0020): a delivery repeated while the first waits in the inbox adds nothing
+ * (the put is {@code putIfAbsent} under the event id), and one repeated after the saga handled the first replays a
+ * state that already holds its effect, so the saga decides nothing ({@code OrderFulfilmentSagaTest}).
  */
 public class SagaFeed implements EventHandler {
 

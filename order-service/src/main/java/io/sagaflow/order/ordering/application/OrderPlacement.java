@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Places and cancels orders. Placing checks the customer and products against the order service's copies, prices
@@ -30,6 +32,8 @@ import java.util.UUID;
  * events alone. Orders placed at the same time commit together ({@link GroupCommit}, ADR 0024).
  */
 public class OrderPlacement {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderPlacement.class);
 
     /** What the order's saga is told of its placement (ADR 0033). */
     public interface SagaStart {
@@ -79,7 +83,8 @@ public class OrderPlacement {
     /**
      * Places the order; returns what was placed.
      *
-     * @throws ApiException 503 if the sagas are too far behind to take another order now ({@link OrderAdmission})
+     * @throws ApiException 503 if the sagas are too far behind to take another order now ({@link OrderAdmission}),
+     *     or if the saga's timer cannot be armed
      */
     public OrderView place(PlaceOrder order, EventMetadata metadata) {
         admission.admit();
@@ -117,7 +122,15 @@ public class OrderPlacement {
                 now.plus(sagaTimeout));
         // Armed before the commit, so that no saga runs without its timer even if this process dies right after the
         // commit; a timer whose order never committed fires on no saga and decides nothing.
-        saga.arm(orderId, placed.deadline());
+        try {
+            saga.arm(orderId, placed.deadline());
+        } catch (RuntimeException e) {
+            log.warn("could not arm the saga timer of a new order: {}", e.toString());
+            throw ApiException.unavailable(
+                    "SAGA_TIMER_UNAVAILABLE",
+                    "The order's saga timer could not be armed; no order was placed, retry after the time in"
+                            + " Retry-After");
+        }
         EventEnvelope<Object> stored = commits.append(
                         new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata))
                 .events()
