@@ -79,6 +79,22 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void membersRunNoHealthMonitorUnlessTheServiceAsksForIt() {
+        Config service =
+                HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
+        Config shared = HazelcastConfigs.sharedMember(new SagaflowHazelcastProperties.Shared(), null);
+        assertThat(service.getProperty(HazelcastConfigs.HEALTH_MONITORING_LEVEL))
+                .isEqualTo("OFF");
+        assertThat(shared.getProperty(HazelcastConfigs.HEALTH_MONITORING_LEVEL)).isEqualTo("OFF");
+
+        SagaflowHazelcastProperties.Service monitored = new SagaflowHazelcastProperties.Service();
+        monitored.getProperties().put(HazelcastConfigs.HEALTH_MONITORING_LEVEL, "NOISY");
+        assertThat(HazelcastConfigs.serviceMember("order-service", monitored, Map.of())
+                        .getProperty(HazelcastConfigs.HEALTH_MONITORING_LEVEL))
+                .isEqualTo("NOISY");
+    }
+
+    @Test
     void everyMapIsBoundedByDefaultAndNamedMapsByTheirOwnLimits() {
         Config config = HazelcastConfigs.serviceMember(
                 "order-service",
