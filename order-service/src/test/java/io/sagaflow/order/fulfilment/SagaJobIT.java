@@ -231,6 +231,31 @@ class SagaJobIT {
     }
 
     @Test
+    void sagaBatchesRunOnLanesThatWaitForWork_soTheJobKeepsNoJetThreadThatWakesWhileIdle() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        String correlation = awaitPublished("OrderPlaced", order).correlationId();
+        answerIn(
+                correlation,
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        awaitPublished("PaymentRequested", order);
+
+        // The answer was handled: by a lane of the job, not by a blocking Jet thread (ADR 0034).
+        List<String> threads = Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .toList();
+        assertThat(threads).anyMatch(name -> name.startsWith("saga-lane-"));
+        assertThat(threads).noneMatch(name -> name.contains(".jet.blocking.thread-"));
+        Thread lane = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("saga-lane-"))
+                .findFirst()
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(lane.getState()).isEqualTo(Thread.State.WAITING));
+    }
+
+    @Test
     void aReadThatWaitsIsAnsweredWhenTheSagaMovesTheOrderOn_andAnUnchangedOrderAfterItsWait() throws Exception {
         HttpResponse<String> placed = placeOrder();
         UUID order = orderIdOf(placed);

@@ -17,9 +17,7 @@ import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -40,13 +38,13 @@ public final class SagaJob {
 
     /**
      * The pipeline, from its source and sink, so a test can feed it. Each processor takes what has queued up for it,
-     * up to {@code batchSize} messages, and hands it to the runner as one batch (ADR 0021); it returns only when the
-     * batch is handled, so a processor has one batch in hand at a time and an order's messages, which all reach the
-     * same processor, are handled one after the other.
+     * up to {@code batchSize} messages, and hands it to its {@link SagaLane} as one batch (ADR 0021, 0034). The lane
+     * handles its batches one after the other, so an order's messages, which all reach the same processor, are handled
+     * one at a time and in order.
      */
     public static Pipeline pipeline(
             StreamSource<InboxItem> inbox,
-            ServiceFactory<?, SagaRunner> runners,
+            ServiceFactory<?, SagaLane> lanes,
             Sink<Object> done,
             int parallelism,
             int batchSize) {
@@ -54,14 +52,12 @@ public final class SagaJob {
         pipeline.readFrom(inbox)
                 .withoutTimestamps()
                 .groupingKey(item -> item.key().orderId())
-                .<SagaRunner, Object>mapUsingServiceAsyncBatched(
-                        runners,
+                .<SagaLane, Object>mapUsingServiceAsyncBatched(
+                        lanes,
                         batchSize,
-                        (runner, orderIds, items) ->
-                                CompletableFuture.completedFuture(List.copyOf(runner.handleBatch(items.stream()
-                                        .map(item -> new SagaRunner.Delivery(
-                                                item.key().messageId(), item.entry()))
-                                        .toList()))))
+                        (lane, orderIds, items) -> lane.handle(items.stream()
+                                .map(item -> new SagaRunner.Delivery(item.key().messageId(), item.entry()))
+                                .toList()))
                 .setLocalParallelism(parallelism)
                 .writeTo(done);
         return pipeline;
@@ -76,11 +72,16 @@ public final class SagaJob {
                 event -> event.getType() == EntryEventType.ADDED);
     }
 
-    /** The runner of whichever member a processor runs on. */
-    public static ServiceFactory<?, SagaRunner> memberRunners() {
-        return ServiceFactories.sharedService(
-                        context -> awaitRunner(context.hazelcastInstance().getName()))
-                .toNonCooperative();
+    /**
+     * A lane of its own for each processor, to the runner of whichever member it runs on. The processors stay
+     * cooperative: they only submit batches and collect results, and the lanes' threads do the blocking (ADR 0034).
+     */
+    public static ServiceFactory<?, SagaLane> memberLanes() {
+        return ServiceFactories.nonSharedService(
+                context -> new SagaLane(
+                        awaitRunner(context.hazelcastInstance().getName()),
+                        "saga-lane-" + context.globalProcessorIndex()),
+                SagaLane::close);
     }
 
     /** A member that just joined may get the job before its application context registered the runner. */
@@ -105,8 +106,7 @@ public final class SagaJob {
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(snapshotInterval.toMillis());
         return member.getJet()
-                .newJobIfAbsent(
-                        pipeline(inboxJournal(), memberRunners(), Sinks.noop(), parallelism, batchSize), config);
+                .newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), parallelism, batchSize), config);
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */
