@@ -195,11 +195,7 @@ class SagaJobIT {
     void aReservedAndCapturedOrderIsConfirmedAndItsSagaShowsEveryStep() throws Exception {
         UUID order = orderIdOf(placeOrder());
         String correlation = awaitPublished("OrderPlaced", order).correlationId();
-        answerIn(
-                correlation,
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        answerStockReserved(order, correlation);
         EventMessage paymentRequested = awaitPublished("PaymentRequested", order);
         assertThat(json.readTree(paymentRequested.payload()).get("amount").decimalValue())
                 .isEqualByComparingTo("21.60");
@@ -234,11 +230,7 @@ class SagaJobIT {
     void sagaBatchesRunOnLanesThatWaitForWork_soTheJobKeepsNoJetThreadThatWakesWhileIdle() throws Exception {
         UUID order = orderIdOf(placeOrder());
         String correlation = awaitPublished("OrderPlaced", order).correlationId();
-        answerIn(
-                correlation,
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+        answerStockReserved(order, correlation);
         awaitPublished("PaymentRequested", order);
 
         // The answer was handled: by a lane of the job, not by a blocking Jet thread (ADR 0034).
@@ -790,6 +782,15 @@ class SagaJobIT {
     }
 
     /** Payment's answer to the order's payment request: captured, the whole total. */
+    /** Inventory's answer to the order's placement: both units of its one line reserved. */
+    private void answerStockReserved(UUID order, String correlationId) {
+        answerIn(
+                correlationId,
+                "reservation-" + order,
+                "StockReserved",
+                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+    }
+
     private void answerPaymentCaptured(UUID order) {
         answer(
                 "payment-" + order,
