@@ -30,7 +30,7 @@ public final class HazelcastConfigs {
     static final String JET_IDLE_NONCOOPERATIVE_MAX = "hazelcast.jet.idle.noncooperative.max.microseconds";
     /** The longest an idle Jet thread, cooperative or not, sleeps between rounds (ADR 0016). */
     static final String JET_IDLE_MAX_MICROSECONDS = "20000";
-
+    /** A member's periodic health report in its log; off unless the service sets it (ADR 0034). */
     static final String HEALTH_MONITORING_LEVEL = "hazelcast.health.monitoring.level";
     /** Threads that complete remote calls; 0 leaves that to the I/O thread that read the response (ADR 0030). */
     static final String RESPONSE_THREAD_COUNT = "hazelcast.operation.response.thread.count";
@@ -145,10 +145,6 @@ public final class HazelcastConfigs {
         HazelcastAsyncCallbacks.bound();
         ClientConfig config = new ClientConfig();
         config.getMetricsConfig().setEnabled(false);
-        // The health monitor wakes every 20 s and logs a long line whenever the used heap passes 70 % of the maximum,
-        // which with the serial collector and heaps of twice the live set (ADR 0026) is most of the time: garbage not
-        // collected yet counts as used. The JVM's own meters report the heap through Micrometer (ADR 0034).
-        config.setProperty(HEALTH_MONITORING_LEVEL, "OFF");
         config.setClusterName(shared.getClusterName());
         config.setInstanceName(shared.getClusterName() + "-client-" + UUID.randomUUID());
         config.setProperty("hazelcast.phone.home.enabled", "false");
