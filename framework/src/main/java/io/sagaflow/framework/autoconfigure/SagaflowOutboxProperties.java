@@ -11,7 +11,7 @@ public class SagaflowOutboxProperties {
     private boolean relayEnabled = true;
     private int buckets = 64;
     private int batchSize = 256;
-    private Duration pollInterval = Duration.ofMillis(200);
+    private Duration pollInterval = Duration.ofSeconds(1);
     private Duration leaseTtl = Duration.ofSeconds(10);
     private Duration retention = Duration.ofHours(1);
     private Duration pruneInterval = Duration.ofMinutes(1);

@@ -5,6 +5,7 @@ import com.hazelcast.client.config.ClientReliableTopicConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.ExecutorConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MaxSizePolicy;
@@ -65,6 +66,9 @@ public final class HazelcastConfigs {
         if (service.getJetCooperativeThreads() > 0) {
             config.getJetConfig().setCooperativeThreadCount(service.getJetCooperativeThreads());
         }
+        // A relay's wake-up is a short task that only releases a semaphore: one thread at a time suffices (ADR 0035).
+        config.addExecutorConfig(
+                new ExecutorConfig(HazelcastNames.OUTBOX_WAKEUPS).setPoolSize(1).setStatisticsEnabled(false));
         config.addMapConfig(mapConfig("default", service.getDefaultMap()));
         config.addMapConfig(mapConfig(HazelcastNames.LEASE_MAPS, new MapLimits(0, Duration.ZERO, 1)));
         maps.forEach((name, limits) -> config.addMapConfig(mapConfig(name, limits)));

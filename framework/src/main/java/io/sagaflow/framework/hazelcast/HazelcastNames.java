@@ -6,6 +6,9 @@ public final class HazelcastNames {
     /** Leases on the outbox buckets, in each per-service cluster. Bounded: one entry per bucket. */
     public static final String OUTBOX_LEASES = "sagaflow.leases.outbox";
 
+    /** Executor of each per-service cluster that carries wake-ups between the replicas' outbox relays. */
+    public static final String OUTBOX_WAKEUPS = "sagaflow.outbox.wakeups";
+
     /** Prefix of every lease map; such maps never evict (their key space is fixed). */
     public static final String LEASE_MAPS = "sagaflow.leases.*";
 

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ public final class LeaseTable {
     private final Clock clock;
     private final UUID self;
     private Set<Integer> held = Set.of();
+    private Map<Integer, UUID> holders = Map.of();
     private long validUntilMillis;
 
     /**
@@ -97,6 +99,14 @@ public final class LeaseTable {
                     .forEach((slot, lease) -> addIfOurs(nowHeld, slot, lease));
         }
         held = Collections.unmodifiableSet(nowHeld);
+        Map<Integer, UUID> nowHolders = new HashMap<>();
+        current.forEach((slot, lease) -> {
+            if (!lease.owner().equals(self) && !claimable.contains(slot)) {
+                nowHolders.put(slot, lease.owner());
+            }
+        });
+        nowHeld.forEach(slot -> nowHolders.put(slot, self));
+        holders = Collections.unmodifiableMap(nowHolders);
         validUntilMillis = started + ttl.toMillis() * 2 / 3;
         return held;
     }
@@ -106,15 +116,29 @@ public final class LeaseTable {
         return clock.millis() < validUntilMillis ? held : Set.of();
     }
 
+    /**
+     * Who held each slot at the last {@link #rebalance()}: this member's slots, and the live, unexpired leases of
+     * others. Slots free then are missing. Others' leases may have changed hands since.
+     */
+    public Map<Integer, UUID> holders() {
+        return holders;
+    }
+
     /** Whether the leases should be renewed now (a third of the TTL has passed since the last rebalance). */
     public boolean dueForRenewal() {
-        return clock.millis() >= validUntilMillis - ttl.toMillis() / 3;
+        return untilRenewal().isZero();
+    }
+
+    /** How long until {@link #dueForRenewal()}; zero if it is due now. */
+    public Duration untilRenewal() {
+        return Duration.ofMillis(Math.max(0, validUntilMillis - ttl.toMillis() / 3 - clock.millis()));
     }
 
     /** Gives up every slot this member holds: on orderly shutdown, so others take over at once. */
     public void releaseAll() {
         Set<Integer> mine = held;
         held = Set.of();
+        holders = Map.of();
         validUntilMillis = 0;
         if (!mine.isEmpty() && member.getLifecycleService().isRunning()) {
             leases.executeOnKeys(mine, processor(LeaseProcessor.Operation.RELEASE, Set.of()));

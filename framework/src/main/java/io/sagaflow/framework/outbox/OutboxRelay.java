@@ -45,6 +45,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * rather than two; the mark of the last batch is written before the relay's buckets can change hands (a rebalance,
  * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017).
  *
+ * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
+ * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035).
+ *
  * Published rows are deleted once older than the retention. See ADR 0003.
  */
 public final class OutboxRelay {
@@ -58,6 +61,7 @@ public final class OutboxRelay {
     private final HazelcastInstance member;
     private final EventPublisher publisher;
     private final OutboxSignal signal;
+    private final RelayWakeups wakeups;
     private final EventTypeRegistry types;
     private final OutboxSettings settings;
     private final Clock clock;
@@ -89,6 +93,7 @@ public final class OutboxRelay {
         this.member = member;
         this.publisher = publisher;
         this.signal = signal;
+        this.wakeups = new RelayWakeups(member, signal, meters);
         this.types = types;
         this.settings = settings;
         this.clock = clock;
@@ -126,6 +131,7 @@ public final class OutboxRelay {
                     signal.signal();
                 }
             });
+            signal.connect(wakeups);
             thread = Thread.ofPlatform().name("outbox-relay").daemon().start(this::run);
         }
     }
@@ -140,6 +146,8 @@ public final class OutboxRelay {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            signal.connect(null);
+            wakeups.close();
             try {
                 if (member.getLifecycleService().isRunning()) {
                     member.getCluster().removeMembershipListener(membershipRegistration);
@@ -161,12 +169,17 @@ public final class OutboxRelay {
                 if (membershipChanged.getAndSet(false) || leases.dueForRenewal()) {
                     markPublished();
                     leases.rebalance();
+                    wakeups.holders(leases.holders(), settings.buckets());
                     backlog.set(countPending());
                 }
                 int published = publishOnce();
                 pruneIfDue();
                 if (published < settings.batchSize()) {
-                    signal.await(settings.pollInterval());
+                    Duration untilRenewal = leases.untilRenewal();
+                    signal.await(
+                            untilRenewal.compareTo(settings.pollInterval()) < 0
+                                    ? untilRenewal
+                                    : settings.pollInterval());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param buckets how many buckets rows are spread over (the unit of claiming; fixed for a database's lifetime)
  * @param batchSize rows published per round trip
- * @param pollInterval longest wait between polls when no commit signalled new rows
+ * @param pollInterval longest wait between polls when no commit woke the relay: how late a row whose wake-up went
+ *     astray is published (ADR 0035)
  * @param leaseTtl how long a bucket lease lasts without renewal: the takeover time when a replica dies silently
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often pruning runs
@@ -22,12 +23,12 @@ public record OutboxSettings(
         Duration pruneInterval,
         int pruneBatchSize) {
 
-    /** Defaults suited to a service: 64 buckets, batches of 256, 200 ms poll, 10 s leases, 1 h retention. */
+    /** Defaults suited to a service: 64 buckets, batches of 256, 1 s poll, 10 s leases, 1 h retention. */
     public static OutboxSettings defaults() {
         return new OutboxSettings(
                 64,
                 256,
-                Duration.ofMillis(200),
+                Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 Duration.ofHours(1),
                 Duration.ofMinutes(1),

@@ -1,25 +1,47 @@
 package io.sagaflow.framework.outbox;
 
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-/** Wakes the relay as soon as a transaction that wrote outbox rows commits, instead of waiting for its next poll. */
+/**
+ * Wakes relays as soon as a transaction that wrote outbox rows commits, instead of leaving the rows to their next
+ * poll: this replica's relay at once, and through {@link RelayWakeups} the relays of other replicas that hold a bucket
+ * the transaction wrote to (ADR 0035).
+ */
 public final class OutboxSignal {
 
     private final Semaphore permits = new Semaphore(0);
+    private volatile RelayWakeups remote;
 
-    /** Wakes the relay (idempotent until it wakes). */
+    /** Wakes this replica's relay (idempotent until it wakes). */
     public void signal() {
         if (permits.availablePermits() == 0) {
             permits.release();
         }
     }
 
-    /** Waits for a signal or {@code timeout}, whichever comes first. */
-    void await(Duration timeout) throws InterruptedException {
+    /** After a commit that wrote rows into {@code buckets}: wakes every relay that holds one of them. */
+    public void committed(BitSet buckets) {
+        signal();
+        RelayWakeups wakeups = remote;
+        if (wakeups != null) {
+            wakeups.wakeHoldersOf(buckets);
+        }
+    }
+
+    /** Waits for a signal or {@code timeout}, whichever comes first; returns whether it was signalled. */
+    boolean await(Duration timeout) throws InterruptedException {
         if (permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             permits.drainPermits();
+            return true;
         }
+        return false;
+    }
+
+    /** Routes the wake-ups for buckets that other replicas hold through {@code wakeups}; {@code null} stops that. */
+    void connect(RelayWakeups wakeups) {
+        this.remote = wakeups;
     }
 }

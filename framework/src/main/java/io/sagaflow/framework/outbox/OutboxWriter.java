@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.AppendInterceptor;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -12,7 +13,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Writes an outbox row for every appended event whose type is published, inside the append's transaction, so the
  * rows exist if and only if the events do. Each row goes to bucket {@code hash(streamId) mod buckets}: one stream,
- * one bucket, one publisher at a time, hence per-stream order.
+ * one bucket, one publisher at a time, hence per-stream order. After the commit it wakes the relays that hold those
+ * buckets ({@link OutboxSignal#committed}).
  */
 public final class OutboxWriter implements AppendInterceptor {
 
@@ -42,10 +44,13 @@ public final class OutboxWriter implements AppendInterceptor {
                 + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload)"
                 + " values ");
         List<Object> args = new ArrayList<>(published.size() * 12);
+        BitSet written = new BitSet(buckets);
         for (int i = 0; i < published.size(); i++) {
             EventEnvelope<Object> e = published.get(i).envelope();
             sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            args.add(bucketOf(e.streamId(), buckets));
+            int bucket = bucketOf(e.streamId(), buckets);
+            written.set(bucket);
+            args.add(bucket);
             args.add(e.eventId());
             args.add(e.streamId());
             args.add(e.version());
@@ -63,11 +68,11 @@ public final class OutboxWriter implements AppendInterceptor {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    signal.signal();
+                    signal.committed(written);
                 }
             });
         } else {
-            signal.signal();
+            signal.committed(written);
         }
     }
 }

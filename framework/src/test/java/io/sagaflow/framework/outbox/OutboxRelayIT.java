@@ -177,24 +177,76 @@ class OutboxRelayIT {
         assertThat(received).as("no row published twice").hasSize(all);
     }
 
+    @Test
+    void aCommitWakesTheRelayOfTheReplicaThatHoldsItsStreamsBucketLongBeforeThatRelaysPoll() {
+        // Neither relay polls or renews within the test: only wake-ups make them publish again.
+        OutboxSettings slow = new OutboxSettings(
+                BUCKETS,
+                SETTINGS.batchSize(),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(30),
+                Duration.ofHours(1),
+                Duration.ofMinutes(1),
+                10_000);
+        HazelcastInstance a = clusters.startMember(service);
+        HazelcastInstance b = clusters.startMember(service);
+        OutboxSignal signalA = new OutboxSignal();
+        OutboxSignal signalB = new OutboxSignal();
+        LeaseTable leasesB = leases(b, slow);
+        SimpleMeterRegistry metersA = new SimpleMeterRegistry();
+        // B claims its half first, so A's first rebalance sees who holds every bucket.
+        relay(b, leasesB, bus, new SimpleMeterRegistry(), signalB, slow).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> leasesB.held().size() == BUCKETS / 2);
+        LeaseTable leasesA = leases(a, slow);
+        relay(a, leasesA, bus, metersA, signalA, slow).start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> leasesA.held().size() == BUCKETS / 2);
+        await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= STREAMS * EVENTS_PER_STREAM);
+
+        JdbcEventStore storeOfA = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, signalA));
+        String streamOfB = IntStream.range(0, 1_000)
+                .mapToObj(i -> "woken-" + i)
+                .filter(stream -> leasesB.held().contains(OutboxWriter.bucketOf(stream, BUCKETS)))
+                .findFirst()
+                .orElseThrow();
+        storeOfA.append(streamOfB, ExpectedVersion.noStream(), List.of(new Incremented(1)), EventMetadata.newFlow());
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> countByEventId().size() == STREAMS * EVENTS_PER_STREAM + 1);
+        assertThat(received.getLast().streamId()).isEqualTo(streamOfB);
+        assertThat(metersA.counter("sagaflow.outbox.wakeups").count()).isEqualTo(1);
+    }
+
     private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
         return relay(member, leases(member), publisher, meters);
     }
 
     private LeaseTable leases(HazelcastInstance member) {
-        return new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, SETTINGS.leaseTtl(), Clock.systemUTC());
+        return leases(member, SETTINGS);
+    }
+
+    private LeaseTable leases(HazelcastInstance member, OutboxSettings settings) {
+        return new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, settings.leaseTtl(), Clock.systemUTC());
     }
 
     private OutboxRelay relay(
             HazelcastInstance member, LeaseTable leases, EventPublisher publisher, SimpleMeterRegistry meters) {
+        return relay(member, leases, publisher, meters, new OutboxSignal(), SETTINGS);
+    }
+
+    private OutboxRelay relay(
+            HazelcastInstance member,
+            LeaseTable leases,
+            EventPublisher publisher,
+            SimpleMeterRegistry meters,
+            OutboxSignal signal,
+            OutboxSettings settings) {
         OutboxRelay relay = new OutboxRelay(
                 stores.jdbc(),
                 leases,
                 member,
                 publisher,
-                new OutboxSignal(),
+                signal,
                 Counter.registry(),
-                SETTINGS,
+                settings,
                 meters,
                 Clock.systemUTC());
         relays.add(relay);
