@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Wakes relays as soon as a transaction that wrote outbox rows commits, instead of leaving the rows to their next
- * poll: this replica's relay at once, and through {@link RelayWakeups} the relays of other replicas that hold a bucket
- * the transaction wrote to (ADR 0035).
+ * poll: the relays that hold a bucket the transaction wrote to, this replica's directly and other replicas' through
+ * {@link RelayWakeups} (ADR 0035).
  */
 public final class OutboxSignal {
 
@@ -22,12 +22,14 @@ public final class OutboxSignal {
         }
     }
 
-    /** After a commit that wrote rows into {@code buckets}: wakes every relay that holds one of them. */
+    /**
+     * After a commit that wrote rows into {@code buckets}: wakes every relay that holds one of them, this replica's
+     * only if it does (or no relay told us yet who holds what), since a relay polls only its own buckets.
+     */
     public void committed(BitSet buckets) {
-        signal();
         RelayWakeups wakeups = remote;
-        if (wakeups != null) {
-            wakeups.wakeHoldersOf(buckets);
+        if (wakeups == null || wakeups.wakeHoldersOf(buckets)) {
+            signal();
         }
     }
 

@@ -52,8 +52,10 @@ final class RelayWakeups implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final Map<UUID, Target> targets = new ConcurrentHashMap<>();
     private final Counter sent;
-    /** The member to wake for each bucket; {@code null} where this member holds it or nobody does. */
+    /** The member to wake for each bucket: {@link #self} where this member holds it, {@code null} where nobody does. */
     private volatile Target[] holders = new Target[0];
+    /** Stands for this member in {@link #holders}: its relay is woken through the signal, not the executor. */
+    private final Target self;
 
     RelayWakeups(HazelcastInstance member, OutboxSignal local, MeterRegistry meters) {
         this.member = member;
@@ -66,36 +68,46 @@ final class RelayWakeups implements AutoCloseable {
         this.sent = Counter.builder("sagaflow.outbox.wakeups")
                 .description("Wake-ups sent to other replicas' relays for rows in buckets they hold")
                 .register(meters);
+        this.self = new Target(member.getCluster().getLocalMember());
         member.getUserContext().put(SIGNAL_KEY, local);
     }
 
     /** Who holds which of the {@code buckets} buckets, as the relay's last rebalance saw it. */
     void holders(Map<Integer, UUID> holderOf, int buckets) {
-        UUID self = member.getCluster().getLocalMember().getUuid();
+        UUID selfUuid = member.getCluster().getLocalMember().getUuid();
         Map<UUID, Member> live = member.getCluster().getMembers().stream()
                 .collect(Collectors.toMap(Member::getUuid, Function.identity()));
         targets.keySet().retainAll(live.keySet());
         Target[] next = new Target[buckets];
         holderOf.forEach((bucket, holder) -> {
             Member target = live.get(holder);
-            if (target != null && !holder.equals(self) && bucket >= 0 && bucket < buckets) {
-                next[bucket] = targets.computeIfAbsent(holder, uuid -> new Target(target));
+            if (target != null && bucket >= 0 && bucket < buckets) {
+                next[bucket] =
+                        holder.equals(selfUuid) ? self : targets.computeIfAbsent(holder, uuid -> new Target(target));
             }
         });
         holders = next;
     }
 
-    /** Wakes the other members that hold any of {@code buckets}. */
-    void wakeHoldersOf(BitSet buckets) {
+    /**
+     * Wakes the other members that hold any of {@code buckets}.
+     *
+     * @return whether this member's relay should wake too: it holds one of them, or has not rebalanced yet
+     */
+    boolean wakeHoldersOf(BitSet buckets) {
         Target[] byBucket = holders;
+        boolean local = byBucket.length == 0;
         for (int bucket = buckets.nextSetBit(0);
                 bucket >= 0 && bucket < byBucket.length;
                 bucket = buckets.nextSetBit(bucket + 1)) {
             Target target = byBucket[bucket];
-            if (target != null) {
+            if (target == self) {
+                local = true;
+            } else if (target != null) {
                 target.request();
             }
         }
+        return local;
     }
 
     @Override

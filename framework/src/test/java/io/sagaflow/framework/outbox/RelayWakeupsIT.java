@@ -48,8 +48,10 @@ class RelayWakeupsIT {
     }
 
     @Test
-    void aCommitIntoABucketAnotherMemberHoldsWakesThatMembersRelay() throws InterruptedException {
-        wakeupsA.wakeHoldersOf(buckets(OF_B));
+    void aCommitIntoABucketAnotherMemberHoldsWakesThatMembersRelayAndNotThisOnes() throws InterruptedException {
+        assertThat(wakeupsA.wakeHoldersOf(buckets(OF_B)))
+                .as("A's relay to wake")
+                .isFalse();
 
         assertThat(signalB.await(Duration.ofSeconds(10))).as("B's relay woken").isTrue();
         assertThat(sent()).isEqualTo(1);
@@ -57,10 +59,20 @@ class RelayWakeupsIT {
 
     @Test
     void bucketsThisMemberHoldsNobodyHoldsOrAMemberThatLeftHoldsSendNothing() throws InterruptedException {
-        wakeupsA.wakeHoldersOf(buckets(OF_A, FREE, 3));
+        assertThat(wakeupsA.wakeHoldersOf(buckets(OF_A)))
+                .as("A's relay to wake")
+                .isTrue();
+        assertThat(wakeupsA.wakeHoldersOf(buckets(FREE, 3)))
+                .as("A's relay to wake")
+                .isFalse();
 
         assertThat(signalB.await(Duration.ofMillis(500))).isFalse();
         assertThat(sent()).isZero();
+    }
+
+    @Test
+    void beforeItsRelayFirstRebalancedAMemberWakesOnlyItsOwnRelay() {
+        assertThat(wakeupsB.wakeHoldersOf(buckets(OF_A, OF_B))).isTrue();
     }
 
     @Test
