@@ -1,6 +1,7 @@
 package io.sagaflow.framework.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
@@ -16,6 +17,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -186,10 +189,15 @@ class WebConventionsIT {
     void parkedRequestsThatGaveTheirPermitBackDoNotCountAsInFlight() throws Exception {
         SampleWebService.Things.holding = new CountDownLatch(1);
         SampleWebService.Things.held = new CountDownLatch(3);
-        List<CompletableFuture<HttpResponse<String>>> parked = List.of(
-                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")),
-                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")),
-                CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")));
+        // One after the other: sent together, all three could be admitted before the first gave its permit back, and
+        // the third would rightly get 503.
+        List<CompletableFuture<HttpResponse<String>>> parked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long parkedBefore = 3 - SampleWebService.Things.held.getCount();
+            parked.add(CompletableFuture.supplyAsync(() -> getQuietly("/things/parked")));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> 3 - SampleWebService.Things.held.getCount() > parkedBefore);
+        }
         try {
             assertThat(SampleWebService.Things.held.await(10, TimeUnit.SECONDS))
                     .as("three parked at once under a limit of two")
