@@ -781,7 +781,6 @@ class SagaJobIT {
                 .orElseThrow();
     }
 
-    /** Payment's answer to the order's payment request: captured, the whole total. */
     /** Inventory's answer to the order's placement: both units of its one line reserved. */
     private void answerStockReserved(UUID order, String correlationId) {
         answerIn(
@@ -791,6 +790,7 @@ class SagaJobIT {
                 Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
     }
 
+    /** Payment's answer to the order's payment request: captured, the whole total. */
     private void answerPaymentCaptured(UUID order) {
         answer(
                 "payment-" + order,
