@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * (and therefore a stream's) messages are handled in the order they were published. A full lane holds its listeners
  * back.
  *
- * <p>A topic carries its publisher's every event type, most of which a consumer skips; those still pass through the
- * lane, so that its checkpoints move past them in order, but only the consumed ones count towards the batch size
- * (ADR 0031). Otherwise a consumer of one type in four would handle a quarter of its batch size per transaction.
+ * <p>A topic may carry event types a consumer skips (ADR 0036 keeps our own contracts free of them); those still pass
+ * through the lane, so that its checkpoints move past them in order, but only the consumed ones count towards the
+ * batch size (ADR 0031). Otherwise a consumer of one type in four would handle a quarter of its batch size per
+ * transaction.
  */
 final class ConsumerLanes {
 

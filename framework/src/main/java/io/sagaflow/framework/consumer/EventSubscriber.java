@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019). The
- * publishers' other types are skipped before they cost a deserialisation or a transaction.
+ * Subscribes a named consumer to the topics of the publishers whose event types it declared (ADR 0019). Other types
+ * on those topics are skipped before they cost a deserialisation or a transaction, but each still costs a delivery:
+ * the subscription logs which types it will skip, and contracts split their types so that there are none (ADR 0036).
  *
  * <p>A consumer that keeps {@link Deduplication#RECORDED processed-event records} is fed in batches (ADR 0021): the
  * topic listeners queue each message on one of the consumer's lanes, and a lane handles what has queued up as one
@@ -97,6 +98,10 @@ public final class EventSubscriber {
         });
         Set<String> consumed = types.stream().map(EventType::name).collect(Collectors.toUnmodifiableSet());
         Set<String> publishers = types.stream().map(EventType::publisher).collect(Collectors.toUnmodifiableSet());
+        Set<String> skipped = serializer.registry().skippedBy(eventTypes);
+        if (!skipped.isEmpty()) {
+            log.info("consumer {} reads the topics of {} and will skip their types {}", consumer, publishers, skipped);
+        }
         Delivering delivering = new Delivering(consumer, deduplication, handler);
         if (deduplication == Deduplication.BY_HANDLER) {
             return bus.subscribe(consumer, publishers, checkpoints, message -> {

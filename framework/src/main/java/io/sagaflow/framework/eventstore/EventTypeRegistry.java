@@ -1,8 +1,12 @@
 package io.sagaflow.framework.eventstore;
 
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -48,6 +52,26 @@ public final class EventTypeRegistry {
         return find(name).orElseThrow(() -> new UnknownEventTypeException("unknown event type '" + name + "'"));
     }
 
+    /**
+     * The names of the published types a consumer of {@code consumed} receives only to skip them: registered under the
+     * publisher of one of {@code consumed}, so they travel on the same topics, but not among {@code consumed}. Each
+     * costs that consumer a remote read and a listener's call for nothing (ADR 0036); a contract that splits its
+     * types by who reads them keeps this empty.
+     */
+    public Set<String> skippedBy(Set<Class<?>> consumed) {
+        Set<String> publishers = new HashSet<>();
+        for (Class<?> type : consumed) {
+            publishers.add(typeOf(type).publisher());
+        }
+        Set<String> skipped = new TreeSet<>();
+        for (EventType type : byName.values()) {
+            if (type.published() && publishers.contains(type.publisher()) && !consumed.contains(type.javaType())) {
+                skipped.add(type.name());
+            }
+        }
+        return Collections.unmodifiableSet(skipped);
+    }
+
     /** A registry with the types of both; a name registered in both must map to the same registration. */
     public EventTypeRegistry merge(EventTypeRegistry other) {
         Map<String, EventType> merged = new HashMap<>(byName);
@@ -66,8 +90,9 @@ public final class EventTypeRegistry {
      * @param name stable name stored with each event
      * @param javaType the record it deserialises to
      * @param currentVersion the schema version new events are written with
-     * @param publisher the service whose contract this published type belongs to, or null for a private type: appends
-     *     of a published type also write outbox rows, and its messages travel on that publisher's topics (ADR 0019)
+     * @param publisher the topic family this published type's messages travel on (ADR 0019), or null for a private
+     *     type: appends of a published type also write outbox rows. The service's own name, or its name and what the
+     *     family carries when the service splits its types by who reads them (ADR 0036)
      * @param upcasters {@code upcasters.get(n)} upgrades version {@code n} to {@code n + 1}
      */
     public record EventType(
@@ -96,9 +121,10 @@ public final class EventTypeRegistry {
         }
 
         /**
-         * Registers an event of {@code publisher}'s contract, published to the shared topic through the outbox, at
-         * version 1. Publisher and consumers register it with the same publisher name: it names the topics its
-         * messages travel on.
+         * Registers an event of a service's contract, published to the shared topic through the outbox, at version 1.
+         * Publisher and consumers register it with the same publisher name: it names the topics its messages travel
+         * on. Types registered under one name share those topics, and a consumer of one of them receives them all;
+         * only types under one name keep their relative order within a stream (ADR 0036).
          */
         public Builder registerPublished(String publisher, String name, Class<?> javaType) {
             if (publisher == null) {

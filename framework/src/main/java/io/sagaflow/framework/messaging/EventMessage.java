@@ -6,7 +6,7 @@ package io.sagaflow.framework.messaging;
  * format, which needs no schema registration for records.
  *
  * @param eventId the event's unique id (the key consumers deduplicate on)
- * @param source the publisher whose contract the type belongs to; its messages travel on that publisher's topics
+ * @param source the publisher the type is registered under: the topic family its messages travel on (ADR 0019, 0036)
  * @param streamId its stream
  * @param version its version in the stream
  * @param type stable type name

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sagaflow.framework.sample.Counter;
 import io.sagaflow.framework.sample.Counter.Incremented;
 import io.sagaflow.framework.sample.Counter.Opened;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -45,6 +46,19 @@ class EventSerializerTest {
         assertThat(registry.get("CounterOpened").published()).isTrue();
         assertThat(registry.get("CounterLimitReached").publisher()).isNull();
         assertThat(registry.get("CounterLimitReached").published()).isFalse();
+    }
+
+    @Test
+    void aConsumerSkipsThePublishedTypesThatShareTheTopicsOfWhatItConsumes() {
+        EventTypeRegistry registry = EventTypeRegistry.builder()
+                .registerPublished("counter", "CounterOpened", Opened.class)
+                .registerPublished("counter", "CounterIncremented", Incremented.class)
+                .registerPublished("counter-limits", "CounterLimitReached", Counter.LimitReached.class)
+                .build();
+
+        assertThat(registry.skippedBy(Set.of(Opened.class))).containsExactly("CounterIncremented");
+        assertThat(registry.skippedBy(Set.of(Opened.class, Incremented.class))).isEmpty();
+        assertThat(registry.skippedBy(Set.of(Counter.LimitReached.class))).isEmpty();
     }
 
     @Test
