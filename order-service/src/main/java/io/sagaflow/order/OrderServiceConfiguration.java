@@ -58,6 +58,12 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class OrderServiceConfiguration {
 
+    /**
+     * The topics of the order's cancellation requests, which only this service's sagas read: on topics of their own,
+     * the sagas receive none of the order's other events (ADR 0036).
+     */
+    static final String CANCELLATION_REQUESTS = "order-cancellation";
+
     @Bean
     EventTypeRegistry eventTypeRegistry() {
         EventTypeRegistry.Builder types = EventTypeRegistry.builder();
@@ -66,7 +72,7 @@ class OrderServiceConfiguration {
         PaymentContracts.register(types);
         AccountContracts.register(types);
         return types.registerPublished(
-                        OrderContracts.PUBLISHER, "OrderCancellationRequested", OrderCancellationRequested.class)
+                        CANCELLATION_REQUESTS, "OrderCancellationRequested", OrderCancellationRequested.class)
                 .register("StockReservationConfirmed", SagaFact.StockReservationConfirmed.class)
                 .register("StockReservationRejected", SagaFact.StockReservationRejected.class)
                 .register("PaymentCaptureConfirmed", SagaFact.PaymentCaptureConfirmed.class)

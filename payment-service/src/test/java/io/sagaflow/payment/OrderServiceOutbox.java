@@ -28,7 +28,7 @@ public final class OrderServiceOutbox {
         Instant now = Instant.now();
         return new EventMessage(
                 UUID.randomUUID().toString(),
-                OrderContracts.PUBLISHER,
+                serializer.typeOf(event).publisher(),
                 OrderContracts.ORDER_STREAM + orderId,
                 version,
                 serializer.typeOf(event).name(),

@@ -438,7 +438,7 @@ class OrderSagaIT {
     private static EventMessage message(UUID order, long version, String type, String payload) {
         return new EventMessage(
                 UUID.randomUUID().toString(),
-                OrderContracts.PUBLISHER,
+                OrderContracts.STOCK_REQUESTS,
                 "order-" + order,
                 version,
                 type,

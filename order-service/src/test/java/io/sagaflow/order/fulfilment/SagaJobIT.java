@@ -47,7 +47,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -146,7 +145,7 @@ class SagaJobIT {
     void setUp() {
         listening = bus.subscribe(
                 "test-observer-" + UUID.randomUUID(),
-                Set.of(OrderContracts.PUBLISHER),
+                OrderContracts.PUBLISHERS,
                 new InMemoryCheckpoints(),
                 published::add);
         customer = UUID.randomUUID();

@@ -2,11 +2,17 @@ package io.sagaflow.inventory.contracts;
 
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 
-/** Registers the inventory service's published events under their stable names. */
+/**
+ * Registers the inventory service's published events under their stable names, each on the topics of the consumers
+ * that read it (ADR 0036).
+ */
 public final class InventoryContracts {
 
-    /** The publisher these events are registered under: their messages travel on its topics (ADR 0019). */
+    /** The stock's answers to orders travel on these topics (ADR 0019). */
     public static final String PUBLISHER = "inventory";
+
+    /** The catalogue: {@code ProductCreated}, which orders' price lists copy (ADR 0036). */
+    public static final String PRODUCTS = "inventory-products";
 
     /** Stream id prefix of products: {@code product-<productId>}. */
     public static final String PRODUCT_STREAM = "product-";
@@ -17,7 +23,7 @@ public final class InventoryContracts {
     private InventoryContracts() {}
 
     public static EventTypeRegistry.Builder register(EventTypeRegistry.Builder types) {
-        return types.registerPublished(PUBLISHER, "ProductCreated", ProductCreated.class)
+        return types.registerPublished(PRODUCTS, "ProductCreated", ProductCreated.class)
                 .registerPublished(PUBLISHER, "StockReserved", StockReserved.class)
                 .registerPublished(PUBLISHER, "StockReservationFailed", StockReservationFailed.class)
                 .registerPublished(PUBLISHER, "StockReleased", StockReleased.class);
