@@ -3,14 +3,19 @@ package io.sagaflow.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sagaflow.account.contracts.AccountContracts;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
+import io.sagaflow.inventory.contracts.InventoryContracts;
+import io.sagaflow.order.contracts.OrderContracts;
+import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.system.Api.Response;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,11 +56,7 @@ class OrderFulfilmentSystemIT {
         system = SagaflowSystem.start(2, SAGA_TIMEOUT, COMPENSATION_TIMEOUT);
         bus = new ReliableTopicEventBus(
                 system.sharedMember, HazelcastNames.EVENT_TOPIC_PREFIX, 8, Duration.ofSeconds(30));
-        observing = bus.subscribe(
-                "system-test-observer",
-                Set.of("account", "inventory", "order", "payment"), // the publishers of all four contracts
-                new InMemoryCheckpoints(),
-                observed::add);
+        observing = bus.subscribe("system-test-observer", everyTopicFamily(), new InMemoryCheckpoints(), observed::add);
         customerId = Api.post(
                         system.account.url() + "/api/customers",
                         Map.of("email", "ada-" + UUID.randomUUID() + "@example.com", "name", "Ada Lovelace"))
@@ -438,6 +439,16 @@ class OrderFulfilmentSystemIT {
                 .ok()
                 .get("status")
                 .asString();
+    }
+
+    /** The topics of all four contracts' published events (ADR 0019, 0036). */
+    private static Set<String> everyTopicFamily() {
+        Set<String> families = new HashSet<>();
+        families.add(AccountContracts.PUBLISHER);
+        families.addAll(InventoryContracts.PUBLISHERS);
+        families.addAll(OrderContracts.PUBLISHERS);
+        families.add(PaymentContracts.PUBLISHER);
+        return families;
     }
 
     private static List<EventMessage> observedOf(String type, String stream) {

@@ -1,6 +1,7 @@
 package io.sagaflow.inventory.contracts;
 
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import java.util.Set;
 
 /**
  * Registers the inventory service's published events under their stable names, each on the topics of the consumers
@@ -13,6 +14,9 @@ public final class InventoryContracts {
 
     /** The catalogue: {@code ProductCreated}, which orders' price lists copy (ADR 0036). */
     public static final String PRODUCTS = "inventory-products";
+
+    /** Every topic family of the inventory's published events. */
+    public static final Set<String> PUBLISHERS = Set.of(PUBLISHER, PRODUCTS);
 
     /** Stream id prefix of products: {@code product-<productId>}. */
     public static final String PRODUCT_STREAM = "product-";
