@@ -659,9 +659,40 @@ def client_metrics(summary: dict, duration_s: float, spike: bool) -> dict:
     return out
 
 
+GC_PAUSES = "jvm_gc_pause_seconds"
+
+
+def gc_pauses(before: list[tuple[str, dict, float]], after: list[tuple[str, dict, float]],
+              duration_s: float) -> dict | None:
+    """A JVM's stop-the-world collections between two scrapes: count and seconds of the minor and the major ones
+    (Micrometer's `action` tag: "end of minor GC", "end of major GC"), and the share of the window it was paused.
+    None if the process restarted in between or reports no collections."""
+
+    def totals(samples) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for metric, labels, v in samples:
+            kind = "major" if "major" in labels.get("action", "") else "minor"
+            if metric == f"{GC_PAUSES}_count":
+                out[f"{kind}_count"] = out.get(f"{kind}_count", 0.0) + v
+            elif metric == f"{GC_PAUSES}_sum":
+                out[f"{kind}_s"] = out.get(f"{kind}_s", 0.0) + v
+        return out
+
+    b, a = totals(before), totals(after)
+    if not a:
+        return None
+    delta = {k: a.get(k, 0.0) - b.get(k, 0.0) for k in ("minor_count", "minor_s", "major_count", "major_s")}
+    if any(v < -1e-9 for v in delta.values()):
+        return None
+    if duration_s:
+        delta["paused_pct"] = 100.0 * (delta["minor_s"] + delta["major_s"]) / duration_s
+    return delta
+
+
 def server_metrics(before: dict[str, str | None], after: dict[str, str | None], duration_s: float) -> dict:
-    """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process."""
-    prefixes = ("http_server_requests_seconds", "sagaflow_saga_duration_seconds")
+    """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process, and each
+    JVM's collection pauses in the window."""
+    prefixes = ("http_server_requests_seconds", "sagaflow_saga_duration_seconds", GC_PAUSES)
     out: dict = {"histograms": False}
     per_process = {}
     for name, text_after in after.items():
@@ -709,6 +740,16 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
                                lambda l: True))
     if out.get("http_count") and duration_s:
         out["http_req_s"] = out["http_count"] / duration_s
+    gc = {}
+    for proc, (b, a) in per_process.items():
+        pauses = gc_pauses(b, a, duration_s)
+        if pauses is not None:
+            gc[proc] = pauses
+    if gc:
+        out["gc"] = gc
+        shares = [p["paused_pct"] for p in gc.values() if "paused_pct" in p]
+        if shares:
+            out["gc_paused_max_pct"] = max(shares)
     return out
 
 

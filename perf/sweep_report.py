@@ -34,6 +34,7 @@ REPEATED = [
     ("http_p95", "server", "server HTTP p95", "ms"),
     ("saga_p95", "server", "server saga p95", "ms"),
     ("jit_cpu", "resources", "JIT compilers' CPU", "%"),
+    ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses", "%"),
 ]
 
 AB_METRICS = [
@@ -49,6 +50,7 @@ AB_METRICS = [
     ("cpu_ms_per_iter", "resources", "stack CPU ms per iteration"),
     ("stack_mem", "resources", "stack memory MB"),
     ("jit_cpu", "resources", "JIT compilers' CPU (% of a core)"),
+    ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses (%)"),
 ]
 
 # Not processes of the stack: k6, the whole machine, and the JVMs' compiler threads (a part of the JVMs' CPU).
@@ -447,6 +449,42 @@ def environment_lines(session) -> list[str]:
     ]
 
 
+def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
+    """Each JVM's stop-the-world collections in the measured phases: a heap too small for its live set shows here
+    as major collections back to back, long before it fails with OutOfMemoryError."""
+    if not any(r.server.get("gc") for r in session.runs):
+        return
+    md.append("### Collection pauses per JVM\n")
+    md.append("From each JVM's `jvm_gc_pause_seconds` (Micrometer), scraped at the start and end of each measured "
+              "phase (means over repetitions): the share of the phase the JVM stood still for its collector, and "
+              "the minor (young) and major (whole-heap) collections with their mean pause.\n")
+    for v in variants:
+        levels = levels_of(session, v)
+        procs = sorted({p for level in levels for r in runs_of(session, v, level) for p in r.server.get("gc", {})})
+        if not procs:
+            continue
+        if len(variants) > 1:
+            md.append(f"#### {v}\n")
+        rows = []
+        for proc in procs:
+            row = [proc]
+            for level in levels:
+                gs = [r.server["gc"][proc] for r in runs_of(session, v, level) if proc in r.server.get("gc", {})]
+                if not gs:
+                    row.append("–")
+                    continue
+                cell = []
+                for kind in ("minor", "major"):
+                    n = statistics.fmean(g[f"{kind}_count"] for g in gs)
+                    secs = statistics.fmean(g[f"{kind}_s"] for g in gs)
+                    cell.append(f"{n:.0f} {kind}" + (f" ({1000 * secs / n:.0f} ms)" if n else ""))
+                paused = [g["paused_pct"] for g in gs if "paused_pct" in g]
+                row.append((f"{statistics.fmean(paused):.1f} % paused · " if paused else "") + " · ".join(cell))
+            rows.append(row)
+        md.append(table(["JVM"] + [f"{lvl(x)} {'orders' if session.args.scenario == 'spike' else 'iter/s'}"
+                                   for x in levels], rows))
+
+
 def write(session, final: bool) -> None:
     write_summary_json(session)
     if not final:
@@ -686,6 +724,7 @@ def write(session, final: bool) -> None:
                                 f"{sum(r['mem_mean_mb'] for r in stack.values()):.0f}"]]
                             + ([["machine (everything)", f"{idle['machine']['cpu_mean']:.1f} %",
                                  f"{idle['machine']['mem_mean_mb']:.0f}"]] if "machine" in idle else [])))
+    gc_pauses_section(md, session, variants)
     for key, title in (("throughput", "Achieved vs target"), ("latency", "HTTP latency by level"),
                        ("saga", "Saga E2E by level"), ("memory", "Memory over time"), ("cpu", "CPU over time")):
         if key in made:

@@ -87,6 +87,41 @@ class ClientMetricsTest(unittest.TestCase):
         self.assertEqual(server["poll_order_count"], 5.0)
 
 
+class GcPausesTest(unittest.TestCase):
+    @staticmethod
+    def scrape(minor_n, minor_s, major_n, major_s):
+        return (
+            f'jvm_gc_pause_seconds_count{{action="end of minor GC",cause="Allocation Failure",gc="Copy"}} {minor_n}\n'
+            f'jvm_gc_pause_seconds_sum{{action="end of minor GC",cause="Allocation Failure",gc="Copy"}} {minor_s}\n'
+            f'jvm_gc_pause_seconds_count{{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"}} '
+            f'{major_n}\n'
+            f'jvm_gc_pause_seconds_sum{{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"}} '
+            f'{major_s}\n'
+            'jvm_gc_pause_seconds_max{action="end of major GC",cause="Allocation Failure",gc="MarkSweepCompact"} 0.9\n'
+        )
+
+    def test_counts_the_pauses_of_the_window_and_the_share_of_it_spent_paused(self):
+        server = sweep.server_metrics({"order-service-0": self.scrape(100, 8.0, 20, 10.0)},
+                                      {"order-service-0": self.scrape(110, 9.0, 44, 26.0)}, 60.0)
+        gc = server["gc"]["order-service-0"]
+        self.assertEqual((gc["minor_count"], gc["major_count"]), (10.0, 24.0))
+        self.assertAlmostEqual(gc["minor_s"], 1.0)
+        self.assertAlmostEqual(gc["major_s"], 16.0)
+        self.assertAlmostEqual(gc["paused_pct"], 100.0 * 17.0 / 60.0)
+        self.assertAlmostEqual(server["gc_paused_max_pct"], 100.0 * 17.0 / 60.0)
+
+    def test_a_jvm_that_restarted_in_the_window_gives_no_pauses(self):
+        server = sweep.server_metrics({"order-service-0": self.scrape(100, 8.0, 20, 10.0)},
+                                      {"order-service-0": self.scrape(3, 0.1, 0, 0.0)}, 60.0)
+        self.assertNotIn("gc", server)
+
+    def test_a_jvm_with_no_collection_yet_counts_as_not_paused(self):
+        before = self.scrape(0, 0, 0, 0).replace("end of major GC", "x").splitlines()[0] + "\n"
+        server = sweep.server_metrics({"payment-service-0": before},
+                                      {"payment-service-0": self.scrape(2, 0.02, 0, 0.0)}, 10.0)
+        self.assertAlmostEqual(server["gc"]["payment-service-0"]["paused_pct"], 0.2)
+
+
 class StatisticsTest(unittest.TestCase):
     def test_confidence_interval_uses_students_t(self):
         s = sweep.describe([10.0, 12.0, 14.0])

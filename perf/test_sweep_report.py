@@ -85,6 +85,29 @@ class ReportTest(unittest.TestCase):
         self.assertIn("saga E2E p95 ms", md)
         self.assertIn("stack CPU ms per iteration", md)
 
+    def test_collection_pauses_are_shown_per_jvm_and_level(self):
+        def with_gc(run, paused_s):
+            run.server["gc"] = {"order-service-0": {"minor_count": 10.0, "minor_s": 0.2, "major_count": 4.0,
+                                                    "major_s": paused_s, "paused_pct": 100.0 * (0.2 + paused_s) / 60}}
+            run.server["gc_paused_max_pct"] = run.server["gc"]["order-service-0"]["paused_pct"]
+
+        random.seed(2)
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "2"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
+        for rep, paused in ((1, 1.0), (2, 2.0)):
+            run = made_up_run("run", 100, rep, time.time(), slow=1.0)
+            with_gc(run, paused)
+            session.judge(run)
+            session.runs.append(run)
+        sweep_report.write(session, final=True)
+        md = (out / "report.md").read_text()
+        self.assertIn("### Collection pauses per JVM", md)
+        # Means of the two runs: 1.2 and 2.2 s paused in 60 s; 4 major collections of 250 and 500 ms.
+        self.assertIn("| order-service-0 | 2.8 % paused · 10 minor (20 ms) · 4 major (375 ms) |", md)
+        self.assertIn("most-paused JVM's time in GC pauses (%)", md)
+
     def test_compiling_jvms_are_shown_apart_and_named_in_the_run_they_slowed(self):
         random.seed(1)
         out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
