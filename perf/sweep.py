@@ -298,6 +298,7 @@ class Variant:
     spring_args: str = ""
     java_opts: str | None = None
     pg_opts: str | None = None
+    heap_max: str | None = None  # SAGAFLOW_HEAP_MAX, e.g. "order=256m"
     replicas: list[str] = field(default_factory=list)
     k6_env: list[str] = field(default_factory=list)
 
@@ -311,6 +312,8 @@ class Variant:
             parts.append(f"java opts `{self.java_opts}`")
         if self.pg_opts:
             parts.append(f"PostgreSQL options `{self.pg_opts}`")
+        if self.heap_max:
+            parts.append(f"heap ceilings `{self.heap_max}`")
         if self.replicas:
             parts.append("replicas " + ", ".join(self.replicas))
         if self.k6_env:
@@ -341,7 +344,8 @@ class Stack:
             if self.mode == "start":
                 raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
             if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
-                    and not variant.java_opts and not variant.pg_opts and not variant.replicas:
+                    and not variant.java_opts and not variant.pg_opts and not variant.heap_max \
+                    and not variant.replicas:
                 log(f"using the running stack in {variant.root}")
                 self.current, self.started_by_us = variant, False
                 return False
@@ -358,6 +362,8 @@ class Stack:
             env["SAGAFLOW_JAVA_OPTS"] = variant.java_opts
         if variant.pg_opts:
             env["SAGAFLOW_PG_OPTS"] = variant.pg_opts
+        if variant.heap_max:
+            env["SAGAFLOW_HEAP_MAX"] = variant.heap_max
         cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
         for r in variant.replicas:
             cmd += ["--replicas", r]
@@ -1136,8 +1142,8 @@ def fmt(value, digits: int = 1) -> str:
 
 
 def parse_variant(spec: str, index: int) -> Variant:
-    """'name;spring=--a=b --c=d;java=-Xmx512m;pg=-c max_wal_size=2GB;replicas=order=2,payment=2;k6=POLL_MODE=interval'
-    or 'ref:<ref>'."""
+    """'name;spring=--a=b --c=d;java=-Xmx512m;pg=-c max_wal_size=2GB;heap=order=256m payment=128m;
+    replicas=order=2,payment=2;k6=POLL_MODE=interval' or 'ref:<ref>'."""
     if spec.startswith("ref:"):
         ref = spec[4:]
         return Variant(name=re.sub(r"[^A-Za-z0-9_.-]", "_", ref) or f"v{index}", ref=ref)
@@ -1151,6 +1157,11 @@ def parse_variant(spec: str, index: int) -> Variant:
             v.java_opts = value
         elif key == "pg":
             v.pg_opts = value
+        elif key == "heap":
+            if not re.fullmatch(r"(?:(?:account|inventory|order|payment|api-gateway)=\d+[kmgKMG]\s*)+", value.strip()):
+                raise argparse.ArgumentTypeError(f"heap ceilings are PROCESS=SIZE (e.g. order=256m), was '{value}' in "
+                                                 f"variant '{spec}'")
+            v.heap_max = value.strip()
         elif key == "replicas":
             v.replicas = [r for r in value.split(",") if r]
         elif key == "k6":
@@ -1159,7 +1170,7 @@ def parse_variant(spec: str, index: int) -> Variant:
                 raise argparse.ArgumentTypeError(f"k6 settings are NAME=VALUE, was '{value}' in variant '{spec}'")
         elif key:
             raise argparse.ArgumentTypeError(
-                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, replicas, k6)")
+                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, heap, replicas, k6)")
     return v
 
 

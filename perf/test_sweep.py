@@ -1,5 +1,6 @@
 """Unit tests of the sweep's arithmetic: perf/.venv/bin/python -m unittest discover -s perf -p 'test_*.py'."""
 
+import argparse
 import contextlib
 import io
 import math
@@ -179,6 +180,11 @@ class ArgumentsTest(unittest.TestCase):
         pg = sweep.parse_variant("wal;pg=-c max_wal_size=2GB -c checkpoint_timeout=15min", 3)
         self.assertEqual(pg.pg_opts, "-c max_wal_size=2GB -c checkpoint_timeout=15min")
         self.assertIn("PostgreSQL options `-c max_wal_size=2GB -c checkpoint_timeout=15min`", pg.describe())
+        heap = sweep.parse_variant("big;heap=order=256m payment=128m;spring=--x=1", 4)
+        self.assertEqual(heap.heap_max, "order=256m payment=128m")
+        self.assertIn("heap ceilings `order=256m payment=128m`", heap.describe())
+        with self.assertRaises(argparse.ArgumentTypeError):
+            sweep.parse_variant("big;heap=orders=256m", 5)
 
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(
