@@ -24,6 +24,7 @@ import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaInboxSerializers;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaJob;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaLifecycle;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaNames;
 import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
@@ -91,7 +92,13 @@ class OrderServiceConfiguration {
      * keys, entries and the job's items travel in compact form (ADR 0020).
      */
     @Bean
-    ServiceClusterCustomizer sagaStructures(@Value("${sagaflow.order.saga.inbox-journal-capacity:50000}") int journal) {
+    ServiceClusterCustomizer sagaStructures(
+            @Value("${sagaflow.order.saga.inbox-journal-capacity:50000}") int journal,
+            @Value("${sagaflow.order.saga.deadline-sweep:1s}") Duration deadlineSweep) {
+        if (deadlineSweep.toMillis() % 1_000 != 0 || deadlineSweep.toSeconds() < 1) {
+            throw new IllegalArgumentException(
+                    "sagaflow.order.saga.deadline-sweep must be whole seconds, at least 1s, was " + deadlineSweep);
+        }
         return config -> {
             config.getMapConfig(SagaNames.INBOX)
                     .setBackupCount(1)
@@ -106,8 +113,9 @@ class OrderServiceConfiguration {
                     .setBackupCount(1)
                     .getEvictionConfig()
                     .setEvictionPolicy(EvictionPolicy.NONE);
-            // Deadlines fire from expiry: look for expired entries every second, across all of them.
-            config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
+            // Deadlines fire from expiry: look for expired entries every deadline-sweep (1 s), across all of them.
+            config.setProperty(
+                    "hazelcast.internal.map.expiration.task.period.seconds", Long.toString(deadlineSweep.toSeconds()));
             config.setProperty("hazelcast.internal.map.expiration.cleanup.percentage", "100");
             SagaInboxSerializers.register(config);
         };
@@ -255,8 +263,14 @@ class OrderServiceConfiguration {
             SagaQueries sagas,
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
             @Value("${sagaflow.order.saga.batch-size:64}") int batchSize,
-            @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval) {
-        return new SagaLifecycle(member, runner, deadlines, sagas, parallelism, batchSize, snapshotInterval);
+            @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval,
+            @Value("${sagaflow.order.saga.journal-readers:0}") int journalReaders) {
+        return new SagaLifecycle(
+                member,
+                runner,
+                deadlines,
+                sagas,
+                new SagaJob.Settings(parallelism, batchSize, snapshotInterval, journalReaders));
     }
 
     @Bean

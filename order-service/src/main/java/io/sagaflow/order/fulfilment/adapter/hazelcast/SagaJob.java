@@ -13,6 +13,7 @@ import com.hazelcast.jet.pipeline.Sink;
 import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.Sources;
 import com.hazelcast.jet.pipeline.StreamSource;
+import com.hazelcast.jet.pipeline.StreamStage;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
@@ -33,6 +34,27 @@ public final class SagaJob {
 
     private SagaJob() {}
 
+    /**
+     * How the job runs on each member.
+     *
+     * @param parallelism saga processors (and lanes) per member
+     * @param batchSize the most messages one processor hands its lane at once
+     * @param snapshotInterval how often the job records its place in the journal
+     * @param journalReaders processors reading the member's partitions of the journal; 0 leaves it to Hazelcast,
+     *     whose map journal source takes two (ADR 0038)
+     */
+    public record Settings(int parallelism, int batchSize, Duration snapshotInterval, int journalReaders) {
+        public Settings {
+            if (parallelism < 1 || batchSize < 1 || journalReaders < 0) {
+                throw new IllegalArgumentException("parallelism and batch size must be at least 1, journal readers"
+                        + " at least 0: " + parallelism + ", " + batchSize + ", " + journalReaders);
+            }
+            if (snapshotInterval.isNegative() || snapshotInterval.isZero()) {
+                throw new IllegalArgumentException("snapshot interval must be positive: " + snapshotInterval);
+            }
+        }
+    }
+
     /** An inbox message as the job carries it. */
     public record InboxItem(InboxKey key, SagaInboxEntry entry) implements Serializable {}
 
@@ -40,26 +62,25 @@ public final class SagaJob {
      * The pipeline, from its source and sink, so a test can feed it. Each processor takes what has queued up for it,
      * up to {@code batchSize} messages, and hands it to its {@link SagaLane} as one batch (ADR 0021, 0034). The lane
      * handles its batches one after the other, so an order's messages, which all reach the same processor, are handled
-     * one at a time and in order.
+     * one at a time and in order. The sink only ends the pipeline: one instance per member does.
      */
     public static Pipeline pipeline(
-            StreamSource<InboxItem> inbox,
-            ServiceFactory<?, SagaLane> lanes,
-            Sink<Object> done,
-            int parallelism,
-            int batchSize) {
+            StreamSource<InboxItem> inbox, ServiceFactory<?, SagaLane> lanes, Sink<Object> done, Settings settings) {
         Pipeline pipeline = Pipeline.create();
-        pipeline.readFrom(inbox)
-                .withoutTimestamps()
-                .groupingKey(item -> item.key().orderId())
+        StreamStage<InboxItem> read = pipeline.readFrom(inbox).withoutTimestamps();
+        if (settings.journalReaders() > 0) {
+            read.setLocalParallelism(settings.journalReaders());
+        }
+        read.groupingKey(item -> item.key().orderId())
                 .<SagaLane, Object>mapUsingServiceAsyncBatched(
                         lanes,
-                        batchSize,
+                        settings.batchSize(),
                         (lane, orderIds, items) -> lane.handle(items.stream()
                                 .map(item -> new SagaRunner.Delivery(item.key().messageId(), item.entry()))
                                 .toList()))
-                .setLocalParallelism(parallelism)
-                .writeTo(done);
+                .setLocalParallelism(settings.parallelism())
+                .writeTo(done)
+                .setLocalParallelism(1);
         return pipeline;
     }
 
@@ -98,15 +119,13 @@ public final class SagaJob {
     }
 
     /** Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs. */
-    public static Job start(
-            HazelcastInstance member, SagaRunner runner, int parallelism, int batchSize, Duration snapshotInterval) {
+    public static Job start(HazelcastInstance member, SagaRunner runner, Settings settings) {
         RUNNERS.put(member.getName(), runner);
         JobConfig config = new JobConfig()
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
-                .setSnapshotIntervalMillis(snapshotInterval.toMillis());
-        return member.getJet()
-                .newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), parallelism, batchSize), config);
+                .setSnapshotIntervalMillis(settings.snapshotInterval().toMillis());
+        return member.getJet().newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */

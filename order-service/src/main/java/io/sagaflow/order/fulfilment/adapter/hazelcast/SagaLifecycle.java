@@ -3,7 +3,6 @@ package io.sagaflow.order.fulfilment.adapter.hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
-import java.time.Duration;
 import org.springframework.context.SmartLifecycle;
 
 /** Starts this replica's part of the saga (its runner, its deadline listener, the job if absent) and stops it. */
@@ -15,9 +14,7 @@ public class SagaLifecycle implements SmartLifecycle {
     private final HazelcastInstance member;
     private final SagaRunner runner;
     private final HazelcastSagaDeadlines deadlines;
-    private final int parallelism;
-    private final int batchSize;
-    private final Duration snapshotInterval;
+    private final SagaJob.Settings settings;
     private final SagaQueries sagas;
     private volatile boolean running;
 
@@ -26,16 +23,12 @@ public class SagaLifecycle implements SmartLifecycle {
             SagaRunner runner,
             HazelcastSagaDeadlines deadlines,
             SagaQueries sagas,
-            int parallelism,
-            int batchSize,
-            Duration snapshotInterval) {
+            SagaJob.Settings settings) {
         this.sagas = sagas;
         this.member = member;
         this.runner = runner;
         this.deadlines = deadlines;
-        this.parallelism = parallelism;
-        this.batchSize = batchSize;
-        this.snapshotInterval = snapshotInterval;
+        this.settings = settings;
     }
 
     @Override
@@ -46,7 +39,7 @@ public class SagaLifecycle implements SmartLifecycle {
         for (SagaQueries.RunningSaga saga : sagas.running()) {
             deadlines.arm(saga.sagaId(), saga.deadline());
         }
-        SagaJob.start(member, runner, parallelism, batchSize, snapshotInterval);
+        SagaJob.start(member, runner, settings);
         running = true;
     }
 

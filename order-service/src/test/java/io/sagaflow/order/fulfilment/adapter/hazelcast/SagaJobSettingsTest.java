@@ -1,0 +1,59 @@
+package io.sagaflow.order.fulfilment.adapter.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.hazelcast.jet.core.DAG;
+import com.hazelcast.jet.pipeline.Sinks;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The saga job's vertices get the parallelism its settings ask for (ADR 0038), without a cluster. */
+class SagaJobSettingsTest {
+
+    @Test
+    void oneJournalReaderAndOneSinkPerMember_besideTheSagaProcessors() {
+        Map<String, Integer> parallelism = localParallelism(new SagaJob.Settings(4, 64, Duration.ofSeconds(10), 1));
+
+        assertThat(parallelism).hasSize(3);
+        assertThat(parallelism.get(source(parallelism))).isEqualTo(1);
+        assertThat(parallelism.values()).containsExactlyInAnyOrder(1, 4, 1);
+    }
+
+    @Test
+    void noJournalReadersLeavesTheSourceToHazelcast_whoseMapJournalSourcePrefersTwo() {
+        Map<String, Integer> parallelism = localParallelism(new SagaJob.Settings(3, 64, Duration.ofSeconds(5), 0));
+
+        assertThat(parallelism.get(source(parallelism))).isEqualTo(2);
+        assertThat(parallelism.values()).contains(3);
+    }
+
+    @Test
+    void settingsThatCannotRunAreRefused() {
+        assertThatThrownBy(() -> new SagaJob.Settings(0, 64, Duration.ofSeconds(5), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SagaJob.Settings(4, 0, Duration.ofSeconds(5), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SagaJob.Settings(4, 64, Duration.ofSeconds(5), -1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SagaJob.Settings(4, 64, Duration.ZERO, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Map<String, Integer> localParallelism(SagaJob.Settings settings) {
+        DAG dag = SagaJob.pipeline(SagaJob.inboxJournal(), SagaJob.memberLanes(), Sinks.noop(), settings)
+                .toDag();
+        Map<String, Integer> parallelism = new HashMap<>();
+        dag.forEach(vertex -> parallelism.put(vertex.getName(), vertex.getLocalParallelism()));
+        return parallelism;
+    }
+
+    private static String source(Map<String, Integer> parallelism) {
+        return parallelism.keySet().stream()
+                .filter(name -> name.contains(SagaNames.INBOX))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no journal source among " + parallelism.keySet()));
+    }
+}
