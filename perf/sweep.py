@@ -299,6 +299,7 @@ class Variant:
     java_opts: str | None = None
     pg_opts: str | None = None
     heap_max: str | None = None  # SAGAFLOW_HEAP_MAX, e.g. "order=256m"
+    stack_env: list[str] = field(default_factory=list)  # bin/sagaflow's environment, e.g. SAGAFLOW_SHARED_CLUSTER=embedded
     replicas: list[str] = field(default_factory=list)
     k6_env: list[str] = field(default_factory=list)
 
@@ -314,6 +315,8 @@ class Variant:
             parts.append(f"PostgreSQL options `{self.pg_opts}`")
         if self.heap_max:
             parts.append(f"heap ceilings `{self.heap_max}`")
+        if self.stack_env:
+            parts.append("stack environment `" + " ".join(self.stack_env) + "`")
         if self.replicas:
             parts.append("replicas " + ", ".join(self.replicas))
         if self.k6_env:
@@ -345,7 +348,7 @@ class Stack:
                 raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
             if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
                     and not variant.java_opts and not variant.pg_opts and not variant.heap_max \
-                    and not variant.replicas:
+                    and not variant.replicas and not variant.stack_env:
                 log(f"using the running stack in {variant.root}")
                 self.current, self.started_by_us = variant, False
                 return False
@@ -364,6 +367,9 @@ class Stack:
             env["SAGAFLOW_PG_OPTS"] = variant.pg_opts
         if variant.heap_max:
             env["SAGAFLOW_HEAP_MAX"] = variant.heap_max
+        for item in variant.stack_env:
+            name, _, value = item.partition("=")
+            env[name] = value
         cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
         for r in variant.replicas:
             cmd += ["--replicas", r]
@@ -1143,7 +1149,7 @@ def fmt(value, digits: int = 1) -> str:
 
 def parse_variant(spec: str, index: int) -> Variant:
     """'name;spring=--a=b --c=d;java=-Xmx512m;pg=-c max_wal_size=2GB;heap=order=256m payment=128m;
-    replicas=order=2,payment=2;k6=POLL_MODE=interval' or 'ref:<ref>'."""
+    replicas=order=2,payment=2;k6=POLL_MODE=interval;env=SAGAFLOW_SHARED_CLUSTER=embedded' or 'ref:<ref>'."""
     if spec.startswith("ref:"):
         ref = spec[4:]
         return Variant(name=re.sub(r"[^A-Za-z0-9_.-]", "_", ref) or f"v{index}", ref=ref)
@@ -1158,19 +1164,24 @@ def parse_variant(spec: str, index: int) -> Variant:
         elif key == "pg":
             v.pg_opts = value
         elif key == "heap":
-            if not re.fullmatch(r"(?:(?:account|inventory|order|payment|api-gateway)=\d+[kmgKMG]\s*)+", value.strip()):
+            if not re.fullmatch(r"(?:(?:account|inventory|order|payment|api-gateway|shared-cluster)=\d+[kmgKMG]\s*)+", value.strip()):
                 raise argparse.ArgumentTypeError(f"heap ceilings are PROCESS=SIZE (e.g. order=256m), was '{value}' in "
                                                  f"variant '{spec}'")
             v.heap_max = value.strip()
         elif key == "replicas":
             v.replicas = [r for r in value.split(",") if r]
+        elif key == "env":
+            v.stack_env = value.split()
+            if not all(re.fullmatch(r"SAGAFLOW_[A-Z0-9_]+=\S*", item) for item in v.stack_env):
+                raise argparse.ArgumentTypeError(
+                    f"stack environment is SAGAFLOW_NAME=VALUE (bin/sagaflow's), was '{value}' in variant '{spec}'")
         elif key == "k6":
             v.k6_env = value.split()
             if not all("=" in item for item in v.k6_env):
                 raise argparse.ArgumentTypeError(f"k6 settings are NAME=VALUE, was '{value}' in variant '{spec}'")
         elif key:
             raise argparse.ArgumentTypeError(
-                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, heap, replicas, k6)")
+                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, heap, replicas, k6, env)")
     return v
 
 

@@ -185,6 +185,12 @@ class ArgumentsTest(unittest.TestCase):
         self.assertIn("heap ceilings `order=256m payment=128m`", heap.describe())
         with self.assertRaises(argparse.ArgumentTypeError):
             sweep.parse_variant("big;heap=orders=256m", 5)
+        self.assertEqual(sweep.parse_variant("hz;heap=shared-cluster=96m", 6).heap_max, "shared-cluster=96m")
+        env = sweep.parse_variant("process;env=SAGAFLOW_SHARED_CLUSTER=process", 7)
+        self.assertEqual(env.stack_env, ["SAGAFLOW_SHARED_CLUSTER=process"])
+        self.assertIn("stack environment `SAGAFLOW_SHARED_CLUSTER=process`", env.describe())
+        with self.assertRaises(argparse.ArgumentTypeError):
+            sweep.parse_variant("path;env=PATH=/tmp", 8)
 
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(
