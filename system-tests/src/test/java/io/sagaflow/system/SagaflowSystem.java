@@ -18,8 +18,8 @@ import java.util.UUID;
 
 /**
  * The whole system for a test: one PostgreSQL database per service, the four services as separate processes (as
- * many order-service replicas as asked), each with its per-service cluster and an in-process member of one shared
- * cluster, which this test JVM joins too so it can watch and replay the events between services. Optionally API
+ * many order-service replicas as asked), each with its per-service cluster and a client of the shared cluster, whose
+ * one member runs in this test JVM, so the test can watch and replay the events between services. Optionally API
  * gateways in front of them, also separate processes, whose members form one gateway cluster of their own.
  */
 final class SagaflowSystem implements AutoCloseable {
@@ -61,7 +61,7 @@ final class SagaflowSystem implements AutoCloseable {
         shared = new SagaflowHazelcastProperties.Shared();
         shared.setClusterName("shared-" + run);
         shared.setPort(sharedPort);
-        shared.setPortCount(20);
+        shared.setPortCount(1);
         shared.setBindInterface("127.0.0.1");
         shared.setPartitionCount(23);
         shared.getProperties().putAll(HazelcastTestClusters.FAST_JOIN);
@@ -81,11 +81,12 @@ final class SagaflowSystem implements AutoCloseable {
         }
         HazelcastInstance member = null;
         try {
-            // The gateways start with the services (they know their ports already): they need none to be ready.
+            // The shared cluster first: the services connect to it as clients while they start. The gateways start
+            // with the services (they know their ports already): they need none to be ready.
+            member = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
             for (ServiceProcess process : allWithGateways()) {
                 process.start();
             }
-            member = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
             for (ServiceProcess process : allWithGateways()) {
                 process.awaitReady(Duration.ofMinutes(3));
             }
@@ -196,18 +197,14 @@ final class SagaflowSystem implements AutoCloseable {
         args.put("sagaflow.hazelcast.service.members", "127.0.0.1");
         args.put("sagaflow.hazelcast.service.partition-count", "23");
         args.put("sagaflow.hazelcast.service.jet-cooperative-threads", "1");
-        args.put("sagaflow.hazelcast.shared.mode", "embedded");
+        // Clients of this JVM's shared member, as the services are of the shared-cluster process in the local stack
+        // and of the shared cluster's StatefulSet in Kubernetes (ADR 0039).
+        args.put("sagaflow.hazelcast.shared.mode", "client");
         args.put("sagaflow.hazelcast.shared.cluster-name", shared.getClusterName());
-        args.put("sagaflow.hazelcast.shared.port", Integer.toString(shared.getPort()));
-        args.put("sagaflow.hazelcast.shared.port-count", "20");
-        args.put("sagaflow.hazelcast.shared.bind-interface", "127.0.0.1");
-        args.put("sagaflow.hazelcast.shared.members", "127.0.0.1");
-        args.put("sagaflow.hazelcast.shared.partition-count", "23");
+        args.put("sagaflow.hazelcast.shared.addresses", "127.0.0.1:" + shared.getPort());
         args.put("sagaflow.hazelcast.shared.topic.listener-threads", "4");
-        HazelcastTestClusters.FAST_JOIN.forEach((key, value) -> {
-            args.put("sagaflow.hazelcast.service.properties[" + key + "]", value);
-            args.put("sagaflow.hazelcast.shared.properties[" + key + "]", value);
-        });
+        HazelcastTestClusters.FAST_JOIN.forEach(
+                (key, value) -> args.put("sagaflow.hazelcast.service.properties[" + key + "]", value));
         args.put("sagaflow.outbox.poll-interval", "50ms");
         args.put("sagaflow.outbox.lease-ttl", "4s");
         if (service.equals("order")) {
