@@ -6,6 +6,7 @@ import io
 import math
 import os
 import tempfile
+import types
 import unittest
 from pathlib import Path
 
@@ -236,6 +237,56 @@ class CompilerThreadsTest(unittest.TestCase):
 
     def test_no_proc_no_answer(self):
         self.assertIsNone(sweep.compiler_seconds([1], Path(tempfile.mkdtemp(prefix="noproc-"))))
+
+    def test_the_sampler_looks_for_compiler_threads_only_now_and_then(self):
+        proc = Path(tempfile.mkdtemp(prefix="proc-"))
+        (proc / "self" / "task").mkdir(parents=True)
+        self.task(proc, 10, 11, "C2 CompilerThre", 300, 20)
+        sampler = sweep.Sampler(Path(tempfile.mkdtemp()), 1.0, slow_every=10.0)
+        sampler.proc = proc
+        ticks = os.sysconf("SC_CLK_TCK")
+        self.assertAlmostEqual(sampler.measure("jit", [10])[0], 320 / ticks)
+        self.task(proc, 10, 12, "C1 CompilerThre", 50, 10)  # started after the last look
+        self.assertAlmostEqual(sampler.measure("jit", [10])[0], 320 / ticks)
+        found, pids, tasks = sampler.jit_threads
+        sampler.jit_threads = (found - 10.0, pids, tasks)
+        self.assertAlmostEqual(sampler.measure("jit", [10])[0], 380 / ticks)
+
+
+class PostgresMemoryTest(unittest.TestCase):
+    """The sampler reads PostgreSQL's CPU every time, its proportional set size (costly) only every slow_every s."""
+
+    class FakeProcess:
+        pss_reads = 0
+
+        def __init__(self, pid, children=()):
+            self.pid, self.kids = pid, list(children)
+
+        def cpu_times(self):
+            return types.SimpleNamespace(user=1.0, system=0.5, children_user=0.0, children_system=0.0)
+
+        def children(self, recursive=False):
+            return self.kids
+
+        def memory_full_info(self):
+            PostgresMemoryTest.FakeProcess.pss_reads += 1
+            return types.SimpleNamespace(pss=100 * 2**20)
+
+    def test_pss_is_read_every_slow_every_seconds_and_repeated_in_between(self):
+        backends = [self.FakeProcess(2), self.FakeProcess(3)]
+        postmaster = self.FakeProcess(1, backends)
+        fake = types.SimpleNamespace(Process=lambda pid: postmaster, NoSuchProcess=LookupError,
+                                     ZombieProcess=LookupError, AccessDenied=PermissionError)
+        sampler = sweep.Sampler(Path(tempfile.mkdtemp()), 1.0, slow_every=10.0)
+        sampler.psutil = fake
+        self.FakeProcess.pss_reads = 0
+
+        self.assertEqual(sampler.measure("postgres", [1]), (4.5, 300 * 2**20))
+        self.assertEqual(sampler.measure("postgres", [1]), (4.5, 300 * 2**20))
+        self.assertEqual(self.FakeProcess.pss_reads, 3)
+        sampler.pss = (sampler.pss[0] - 10.0, sampler.pss[1])
+        sampler.measure("postgres", [1])
+        self.assertEqual(self.FakeProcess.pss_reads, 6)
 
 
 if __name__ == "__main__":
