@@ -54,7 +54,9 @@ AB_METRICS = [
 ]
 
 # Not processes of the stack: k6, the whole machine, and the JVMs' compiler threads (a part of the JVMs' CPU).
-NOT_STACK = ("k6", "machine", "jit")
+NOT_STACK = ("k6", "machine", "jit", "sweep")
+LABELS = {"jit": "jit (the JVMs' compiler threads, part of their CPU)",
+          "sweep": "sweep (this harness: its sampler, k6's output, the scrapes)"}
 
 
 # --- Aggregation -----------------------------------------------------------------------------------------------
@@ -677,7 +679,7 @@ def write(session, final: bool) -> None:
     md.append("Sampled every " f"{args.sample_interval:g} s with psutil during each measured phase (means over "
               "repetitions). CPU in % of one core (200 % = both cores of a 2-core machine). Memory: RSS; "
               "postgres is the postmaster and all its backends as PSS, so shared buffers count once. `machine` is "
-              "everything on the box, including what is not ours.\n")
+              "everything on the box, including what is not ours; `sweep` is this harness itself.\n")
     for v in variants:
         if len(variants) > 1:
             md.append(f"### {v}\n")
@@ -688,7 +690,7 @@ def write(session, final: bool) -> None:
             continue
         rows = []
         for g in groups:
-            row = ["jit (the JVMs' compiler threads, part of their CPU)" if g == "jit" else g]
+            row = [LABELS.get(g, g)]
             for level in levels:
                 rs = [r.resources.get(g) for r in runs_of(session, v, level) if r.resources.get(g)]
                 if not rs:

@@ -130,6 +130,13 @@ class ReportTest(unittest.TestCase):
         self.assertIn("discarded load at 80 iter/s until the JVMs' JIT compilers used at most 10 % of a core over a "
                       "minute (it took 240 s, ending at 6.5 %)", md)
 
+    def test_the_harness_is_shown_apart_from_the_stack(self):
+        run = made_up_run("run", 100, 1, time.time(), slow=1.0)
+        stack_cpu = sweep_report.resource_totals(run)["stack_cpu"]
+        run.resources["sweep"] = {"cpu_mean": 3.0, "cpu_max": 9.0, "mem_mean_mb": 80.0, "mem_max_mb": 90.0,
+                                  "mem_last_mb": 85.0, "samples": 20}
+        self.assertEqual(sweep_report.resource_totals(run)["stack_cpu"], stack_cpu)
+        self.assertEqual(sweep_report.LABELS["sweep"], "sweep (this harness: its sampler, k6's output, the scrapes)")
 
 
 class DrainTextTest(unittest.TestCase):
