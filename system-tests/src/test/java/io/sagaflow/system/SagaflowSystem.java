@@ -197,8 +197,8 @@ final class SagaflowSystem implements AutoCloseable {
         args.put("sagaflow.hazelcast.service.members", "127.0.0.1");
         args.put("sagaflow.hazelcast.service.partition-count", "23");
         args.put("sagaflow.hazelcast.service.jet-cooperative-threads", "1");
-        // Clients of this JVM's shared member, as the services are of the shared-cluster process in the local stack
-        // and of the shared cluster's StatefulSet in Kubernetes (ADR 0039).
+        // Clients of this JVM's shared member, as the services are of the shared cluster's StatefulSet in Kubernetes
+        // and of the shared-cluster process of `bin/sagaflow start --shared-cluster process` (ADR 0039).
         args.put("sagaflow.hazelcast.shared.mode", "client");
         args.put("sagaflow.hazelcast.shared.cluster-name", shared.getClusterName());
         args.put("sagaflow.hazelcast.shared.addresses", "127.0.0.1:" + shared.getPort());
