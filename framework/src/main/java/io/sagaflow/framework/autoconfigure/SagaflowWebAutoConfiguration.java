@@ -3,6 +3,7 @@ package io.sagaflow.framework.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationFilter;
+import io.sagaflow.framework.web.ConnectionBuffers;
 import io.sagaflow.framework.web.CorrelationFilter;
 import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.LongPoll;
@@ -10,13 +11,19 @@ import io.sagaflow.framework.web.ProblemDetailsHandler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 
-/** Problem details, correlation ids and a bound on requests in flight for every servlet-based service. */
+/**
+ * Problem details, correlation ids, a bound on requests in flight and lean connection buffers for every servlet-based
+ * service.
+ */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class SagaflowWebAutoConfiguration {
@@ -48,5 +55,20 @@ public class SagaflowWebAutoConfiguration {
         FilterRegistrationBean<CorrelationFilter> registration = new FilterRegistrationBean<>(new CorrelationFilter());
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
+    }
+
+    /** Each connection's socket buffers (ADR 0041): {@code sagaflow.web.connection-buffer}, 2 KB by default. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(
+            name = {
+                "org.apache.catalina.connector.Connector",
+                "org.springframework.boot.tomcat.TomcatConnectorCustomizer"
+            })
+    static class TomcatBuffers {
+
+        @Bean
+        ConnectionBuffers connectionBuffers(@Value("${sagaflow.web.connection-buffer:2KB}") DataSize size) {
+            return new ConnectionBuffers(size);
+        }
     }
 }

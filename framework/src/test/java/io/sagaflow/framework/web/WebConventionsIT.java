@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -53,7 +54,9 @@ import org.springframework.web.bind.annotation.RestController;
             "spring.datasource.hikari.maximum-pool-size=2",
             "spring.datasource.hikari.connection-timeout=250",
             // Two requests in flight at most: the third is refused.
-            "sagaflow.web.max-in-flight=2"
+            "sagaflow.web.max-in-flight=2",
+            // Socket buffers far smaller than the bodies of one test.
+            "sagaflow.web.connection-buffer=1KB"
         })
 @Import(PostgresTestConfiguration.class)
 @ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
@@ -64,6 +67,9 @@ class WebConventionsIT {
 
     @Autowired
     FilterRegistrationBean<InFlightLimitFilter> inFlightLimit;
+
+    @Autowired
+    ConnectionBuffers connectionBuffers;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -80,6 +86,17 @@ class WebConventionsIT {
         HttpResponse<String> response = get("/nowhere");
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.body()).contains("\"code\":\"NOT_FOUND\"");
+    }
+
+    @Test
+    void bodiesManyTimesTheConnectionsBuffersTravelWhole() throws Exception {
+        assertThat(connectionBuffers.size()).isEqualTo(DataSize.ofKilobytes(1));
+        String name = "n".repeat(40_000);
+        for (int i = 1; i <= 3; i++) { // the same keep-alive connection, reused
+            HttpResponse<String> response = post("/things/echo", "{\"name\":\"" + name + "\",\"quantity\":" + i + "}");
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo(name.repeat(2) + i);
+        }
     }
 
     @Test
@@ -308,6 +325,12 @@ class WebConventionsIT {
             @GetMapping("/transactions/one")
             String oneTransaction() {
                 return transactions.execute(status -> "committed");
+            }
+
+            /** Answers twice the name it was sent, and the quantity. */
+            @PostMapping("/things/echo")
+            String echo(@Valid @RequestBody NewThing thing) {
+                return thing.name().repeat(2) + thing.quantity();
             }
 
             @PostMapping("/things")
