@@ -93,7 +93,7 @@ class OrderServiceConfiguration {
      */
     @Bean
     ServiceClusterCustomizer sagaStructures(
-            @Value("${sagaflow.order.saga.inbox-journal-capacity:50000}") int journal,
+            @Value("${sagaflow.order.saga.inbox-journal-capacity:25000}") int journal,
             @Value("${sagaflow.order.saga.deadline-sweep:1s}") Duration deadlineSweep) {
         if (deadlineSweep.toMillis() % 1_000 != 0 || deadlineSweep.toSeconds() < 1) {
             throw new IllegalArgumentException(
