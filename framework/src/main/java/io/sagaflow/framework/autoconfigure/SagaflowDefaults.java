@@ -16,8 +16,8 @@ import org.springframework.core.env.MapPropertySource;
  *       on every execution, because a plan for the actual array looks cheaper than the generic one; that planning
  *       cost more than executing them (ADR 0029). A deployment that sets its own connection {@code options} must
  *       keep this one in them;
- *   <li>Tomcat keeps 64 idle request processors for reuse, not 200: each holds about 56 KB of buffers for as long as
- *       it is cached, about 11 MB of a service's small heap at 200, where a service busy enough to need more than 64
+ *   <li>Tomcat keeps 64 idle request processors for reuse, not 200: each holds some 55–75 KB of buffers for as long
+ *       as it is cached, 11 MB of the order service's heap at 200, where a service busy enough to need more than 64
  *       at once is past its capacity on the machines it is sized for (ADR 0041).
  * </ul>
  */

@@ -9,8 +9,8 @@ import org.springframework.util.unit.DataSize;
  * every connection a read and a write buffer of {@code socket.appReadBufSize} and {@code socket.appWriteBufSize}
  * (8 KB each by default) for as long as the connection is open, and sizes each request's input buffer as the header
  * limit plus the read buffer. A client that keeps many connections open — a load generator with one connection per
- * virtual user, or many replicas of a caller — makes these buffers the largest thing in a small heap: at 500 iter/s
- * on the local stack, 729 connections held about 40 MB of the order service's 192 MB. Our requests and responses
+ * virtual user, or many replicas of a caller — makes these buffers a large part of a small heap: at 450 iter/s on
+ * the local stack, k6's 729 connections held about 12 MB of the order service's 192 MB. Our requests and responses
  * are a few hundred bytes, so smaller buffers cost nothing but more, smaller reads and writes for the rare large
  * body; the header limit ({@code server.max-http-request-header-size}) is untouched.
  *
