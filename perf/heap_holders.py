@@ -106,7 +106,8 @@ def parse(m) -> Heap:
 
 
 def _records(m, pos, end, id_size, ident, size, heap, classes, instances, refs):
-    roots = {0xFF: id_size, 0x05: id_size, 0x07: id_size, 0x8C: 0, 0x01: 2 * id_size, 0x02: id_size + 8,
+    # GC roots as HotSpot writes them, by sub-tag: the bytes after the tag (nothing in them is counted).
+    roots = {0xFF: id_size, 0x05: id_size, 0x07: id_size, 0x01: 2 * id_size, 0x02: id_size + 8,
              0x03: id_size + 8, 0x04: id_size + 4, 0x06: id_size + 4, 0x08: id_size + 8}
     while pos < end:
         sub = m[pos]
