@@ -2,6 +2,7 @@ package io.sagaflow.inventory.product.adapter.postgres;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
+import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.contracts.ProductCreated;
 import io.sagaflow.inventory.product.application.ProductView;
@@ -160,7 +161,7 @@ public class ProductViewProjection implements Projection {
             i++;
         }
         // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
-        int changed = updateWithArrays(
+        int changed = SqlArray.update(
                 jdbc,
                 "update product_view p set quantity_on_hand = p.quantity_on_hand + u.on_hand,"
                         + " quantity_reserved = p.quantity_reserved + u.reserved, version = u.version,"
@@ -233,7 +234,7 @@ public class ProductViewProjection implements Projection {
             // Instants go as ISO-8601 text with their offset, as in updateProducts.
             times[i] = reserve.at().toInstant().toString();
         }
-        int changed = updateWithArrays(
+        int changed = SqlArray.update(
                 jdbc,
                 RESERVE_ALL,
                 new SqlArray("uuid", products),
@@ -246,20 +247,6 @@ public class ProductViewProjection implements Projection {
         }
         return true;
     }
-
-    /** Runs {@code sql} with one SQL array per parameter; returns the rows it changed. */
-    private static int updateWithArrays(JdbcTemplate jdbc, String sql, SqlArray... arrays) {
-        return jdbc.update(connection -> {
-            var statement = connection.prepareStatement(sql);
-            for (int i = 0; i < arrays.length; i++) {
-                statement.setArray(i + 1, connection.createArrayOf(arrays[i].type(), arrays[i].values()));
-            }
-            return statement;
-        });
-    }
-
-    /** A statement parameter: {@code values} as an SQL array of {@code type}. */
-    private record SqlArray(String type, Object[] values) {}
 
     private static void requireOne(int changed, String what) {
         if (changed != 1) {
