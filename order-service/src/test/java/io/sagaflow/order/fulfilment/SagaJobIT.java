@@ -416,6 +416,8 @@ class SagaJobIT {
 
         JsonNode cancelled = awaitStatus(order, "CANCELLED");
         assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("CANCELLED_BY_CUSTOMER");
+        assertThat(cancelled.get("cancellationReason").asString()).isEqualTo("changed my mind");
+        assertThat(cancelled.get("cancelledBy").asString()).isEqualTo("customer");
         assertThat(send("PATCH", "/api/orders/" + order + "/cancel", "{\"reason\":\"again\"}")
                         .statusCode())
                 .isEqualTo(409);
