@@ -2,6 +2,7 @@ package io.sagaflow.payment.payments.adapter.postgres;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
+import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.payment.contracts.PaymentCaptured;
 import io.sagaflow.payment.contracts.PaymentDeclined;
@@ -11,7 +12,9 @@ import io.sagaflow.payment.payments.domain.Money;
 import io.sagaflow.payment.payments.domain.PaymentInitiated;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,13 +35,17 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 class PaymentProjection implements Projection {
 
     /**
-     * A new payment, with its outcome when that is in the same append (the usual case: a saga's charge is initiated
-     * and decided at once). A row already there keeps what it has, but takes the outcome, as {@link #CAPTURE} or
-     * {@link #DECLINE} would give it.
+     * The new payments of an append, with their outcome when that is in the same append (the usual case: a saga's
+     * charge is initiated and decided at once), in one statement on arrays (ADR 0042). A row already there keeps what
+     * it has, but takes the outcome, as {@link #CAPTURE} or {@link #DECLINE} would give it.
      */
-    private static final String INSERT = "insert into payment_view (payment_id, order_id, customer_id, amount,"
+    private static final String INSERT_ALL = "insert into payment_view (payment_id, order_id, customer_id, amount,"
             + " currency, method, status, decline_code, reason, created_at, updated_at)"
-            + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " select p.payment_id, p.order_id, p.customer_id, p.amount, p.currency, p.method, p.status,"
+            + " p.decline_code, p.reason, p.created_at::timestamptz, p.updated_at::timestamptz"
+            + " from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[],"
+            + " ?::text[], ?::text[], ?::text[]) as p (payment_id, order_id, customer_id, amount, currency, method,"
+            + " status, decline_code, reason, created_at, updated_at)"
             + " on conflict (payment_id) do update set status = excluded.status, decline_code = excluded.decline_code,"
             + " reason = excluded.reason, updated_at = excluded.updated_at where excluded.status <> 'PENDING'";
 
@@ -46,10 +53,12 @@ class PaymentProjection implements Projection {
             "update payment_view set status = 'CAPTURED', updated_at = ? where payment_id = ?";
     private static final String DECLINE = "update payment_view set status = 'DECLINED', decline_code = ?, reason = ?,"
             + " updated_at = ? where payment_id = ?";
-    private static final String ADD_TO_CREDIT = "insert into customer_credit (customer_id, captured, refunded,"
-            + " updated_at) values (?, ?, ?, ?) on conflict (customer_id) do update set captured ="
-            + " customer_credit.captured + excluded.captured, refunded = customer_credit.refunded + excluded.refunded,"
-            + " updated_at = excluded.updated_at";
+    /** What an append adds to its customers' credit, one row per customer, in one statement on arrays. */
+    private static final String ADD_TO_CREDIT_ALL = "insert into customer_credit (customer_id, captured, refunded,"
+            + " updated_at) select c.customer_id, c.captured, c.refunded, c.at::timestamptz"
+            + " from unnest(?::uuid[], ?::numeric[], ?::numeric[], ?::text[]) as c (customer_id, captured, refunded, at)"
+            + " on conflict (customer_id) do update set captured = customer_credit.captured + excluded.captured,"
+            + " refunded = customer_credit.refunded + excluded.refunded, updated_at = excluded.updated_at";
 
     private final ViewCache<PaymentView> cache;
 
@@ -68,9 +77,10 @@ class PaymentProjection implements Projection {
     }
 
     /**
-     * Writes the events' changes kind by kind — new payments (with their outcome when the append decides them too),
-     * then outcomes, then refunds, each kind as one JDBC batch — which keeps every payment's own order (it is
-     * created, then decided, then refunded), and each customer's credit once, by the sum of their changes.
+     * Writes the events' changes kind by kind — new payments (with their outcome when the append decides them too) in
+     * one statement, then outcomes of payments created before, then refunds — which keeps every payment's own order
+     * (it is created, then decided, then refunded), and each customer's credit once, by the sum of their changes, in
+     * one statement for all the append's customers.
      */
     @Override
     public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
@@ -84,13 +94,13 @@ class PaymentProjection implements Projection {
             Timestamp at = Timestamp.from(event.occurredAt());
             switch (event.payload()) {
                 case PaymentInitiated initiated -> {
-                    created.put(initiated.paymentId(), new NewPayment(initiated, at));
+                    created.put(initiated.paymentId(), new NewPayment(initiated, event.occurredAt()));
                     changed.add(initiated.paymentId());
                 }
                 case PaymentCaptured capture -> {
                     NewPayment payment = created.get(capture.paymentId());
                     if (payment != null) {
-                        payment.decided("CAPTURED", null, null, at);
+                        payment.decided("CAPTURED", null, null, event.occurredAt());
                     } else {
                         captured.add(new Object[] {at, capture.paymentId()});
                     }
@@ -100,7 +110,7 @@ class PaymentProjection implements Projection {
                 case PaymentDeclined decline -> {
                     NewPayment payment = created.get(decline.paymentId());
                     if (payment != null) {
-                        payment.decided("DECLINED", decline.code(), decline.reason(), at);
+                        payment.decided("DECLINED", decline.code(), decline.reason(), event.occurredAt());
                     } else {
                         declined.add(new Object[] {decline.code(), decline.reason(), at, decline.paymentId()});
                     }
@@ -115,7 +125,7 @@ class PaymentProjection implements Projection {
                 }
             }
         }
-        batch(jdbc, INSERT, created.values().stream().map(NewPayment::row).toList());
+        insert(jdbc, created.values());
         batch(jdbc, CAPTURE, captured);
         batch(jdbc, DECLINE, declined);
         for (EventEnvelope<Object> event : refunds) {
@@ -131,14 +141,7 @@ class PaymentProjection implements Projection {
                     refunded.paymentId());
             credit(credit, customer, at).refunded(refunded.amount());
         }
-        batch(
-                jdbc,
-                ADD_TO_CREDIT,
-                credit.entrySet().stream()
-                        .map(entry -> new Object[] {
-                            entry.getKey(), entry.getValue().captured, entry.getValue().refunded, entry.getValue().at
-                        })
-                        .toList());
+        addToCredit(jdbc, credit);
         changed.forEach(paymentId -> cache.invalidateAfterCommit(paymentId.toString()));
     }
 
@@ -164,6 +167,63 @@ class PaymentProjection implements Projection {
         }
     }
 
+    /** Inserts the append's new payments, each customer's and each payment's row once (keys of their maps). */
+    private static void insert(JdbcTemplate jdbc, Collection<NewPayment> payments) {
+        if (payments.isEmpty()) {
+            return;
+        }
+        int size = payments.size();
+        Object[][] columns = new Object[11][size];
+        int i = 0;
+        for (NewPayment payment : payments) {
+            PaymentInitiated initiated = payment.initiated;
+            columns[0][i] = initiated.paymentId();
+            columns[1][i] = initiated.orderId();
+            columns[2][i] = initiated.customerId();
+            columns[3][i] = (initiated.amount() == null ? Money.ZERO : initiated.amount()).toPlainString();
+            columns[4][i] = initiated.currency();
+            columns[5][i] = initiated.method();
+            columns[6][i] = payment.status;
+            columns[7][i] = payment.declineCode;
+            columns[8][i] = payment.reason;
+            columns[9][i] = payment.createdAt.toString();
+            columns[10][i] = payment.updatedAt.toString();
+            i++;
+        }
+        String[] types = {"uuid", "uuid", "uuid", "numeric", "text", "text", "text", "text", "text", "text", "text"};
+        SqlArray[] arrays = new SqlArray[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            arrays[c] = new SqlArray(types[c], columns[c]);
+        }
+        SqlArray.update(jdbc, INSERT_ALL, arrays);
+    }
+
+    private static void addToCredit(JdbcTemplate jdbc, Map<UUID, Credit> credit) {
+        if (credit.isEmpty()) {
+            return;
+        }
+        int size = credit.size();
+        UUID[] customers = new UUID[size];
+        String[] captured = new String[size];
+        String[] refunded = new String[size];
+        String[] times = new String[size];
+        int i = 0;
+        for (Map.Entry<UUID, Credit> entry : credit.entrySet()) {
+            customers[i] = entry.getKey();
+            captured[i] = entry.getValue().captured.toPlainString();
+            refunded[i] = entry.getValue().refunded.toPlainString();
+            times[i] = entry.getValue().at.toInstant().toString();
+            i++;
+        }
+        SqlArray.update(
+                jdbc,
+                ADD_TO_CREDIT_ALL,
+                new SqlArray("uuid", customers),
+                new SqlArray("numeric", captured),
+                new SqlArray("numeric", refunded),
+                new SqlArray("text", times));
+    }
+
     /** The customer's credit change in this append, or a sink for it if the payment names no customer. */
     private static Credit credit(Map<UUID, Credit> credit, UUID customerId, Timestamp at) {
         if (customerId == null) {
@@ -177,39 +237,23 @@ class PaymentProjection implements Projection {
     /** A payment initiated in this append: its row, with the outcome if the append decides it too. */
     private static final class NewPayment {
         final PaymentInitiated initiated;
-        final Timestamp createdAt;
+        final Instant createdAt;
         String status = "PENDING";
         String declineCode;
         String reason;
-        Timestamp updatedAt;
+        Instant updatedAt;
 
-        NewPayment(PaymentInitiated initiated, Timestamp at) {
+        NewPayment(PaymentInitiated initiated, Instant at) {
             this.initiated = initiated;
             this.createdAt = at;
             this.updatedAt = at;
         }
 
-        void decided(String status, String declineCode, String reason, Timestamp at) {
+        void decided(String status, String declineCode, String reason, Instant at) {
             this.status = status;
             this.declineCode = declineCode;
             this.reason = reason;
             this.updatedAt = at;
-        }
-
-        Object[] row() {
-            return new Object[] {
-                initiated.paymentId(),
-                initiated.orderId(),
-                initiated.customerId(),
-                initiated.amount() == null ? Money.ZERO : initiated.amount(),
-                initiated.currency(),
-                initiated.method(),
-                status,
-                declineCode,
-                reason,
-                createdAt,
-                updatedAt
-            };
         }
     }
 
