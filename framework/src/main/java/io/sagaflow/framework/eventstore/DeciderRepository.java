@@ -89,6 +89,31 @@ public final class DeciderRepository<C, S, E> {
     }
 
     /**
+     * Decides {@code command} on the initial state and starts {@code streamId} with the resulting events, without
+     * reading it first: for streams named by an id the caller has just generated, which nothing else can have
+     * written. The append still checks that the stream does not exist.
+     *
+     * @return the appended events, empty if the command changed nothing
+     * @throws ConcurrencyConflictException if the stream exists after all
+     */
+    public List<E> create(String streamId, C command, EventMetadata metadata) {
+        List<E> decided = decider.decide(command, decider.initialState());
+        if (decided.isEmpty()) {
+            return decided;
+        }
+        events.append(streamId, ExpectedVersion.noStream(), decided, metadata);
+        if (snapshotEvery > 0 && decided.size() >= snapshotEvery) {
+            snapshots.save(
+                    streamId,
+                    decided.size(),
+                    snapshotType,
+                    snapshotSchemaVersion,
+                    decider.evolveAll(decider.initialState(), decided));
+        }
+        return decided;
+    }
+
+    /**
      * A loaded aggregate.
      *
      * @param state its state

@@ -399,6 +399,22 @@ class JdbcEventStoreIT {
         assertThat(replayed.load(stream)).isEqualTo(loaded);
     }
 
+    @Test
+    void createStartsANewStreamWithoutReadingIt_andRefusesOneThatExists() {
+        Decider<Counter.CounterCommand, Counter.State, Counter.CounterEvent> counter = new Counter();
+        SnapshotStore snapshots = new SnapshotStore(stores.jdbc(), stores.serializer());
+        var repository = new DeciderRepository<>(store, snapshots, counter, Counter.State.class, "CounterState", 1, 10);
+        String stream = "counter-" + UUID.randomUUID();
+
+        assertThat(repository.create(stream, new Open("c", 5), EventMetadata.newFlow()))
+                .containsExactly(new Opened("c", 5));
+
+        assertThat(repository.load(stream)).isEqualTo(new DeciderRepository.Loaded<>(new Counter.State(true, 0, 5), 1));
+        assertThatThrownBy(() -> repository.create(stream, new Open("c", 5), EventMetadata.newFlow()))
+                .isInstanceOf(ConcurrencyConflictException.class);
+        assertThat(store.readStream(stream, 1)).hasSize(1);
+    }
+
     private List<EventEnvelope<Object>> readAllOf(String stream) {
         List<EventEnvelope<Object>> all = new ArrayList<>();
         GlobalPosition position = GlobalPosition.START;
