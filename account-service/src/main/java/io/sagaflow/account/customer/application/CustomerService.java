@@ -68,7 +68,7 @@ public final class CustomerService {
             if (!emailClaims.claim(command.email(), customerId)) {
                 throw new EmailAlreadyRegisteredException();
             }
-            customers.handle(streamOf(customerId), command, metadata);
+            customers.create(streamOf(customerId), command, metadata);
         });
         return committed(customerId);
     }
