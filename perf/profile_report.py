@@ -59,11 +59,18 @@ def _ticks(stat: str) -> tuple[str, int]:
     return comm, int(fields[11]) + int(fields[12])
 
 
-def _thread_ticks(pid: int) -> dict[int, tuple[str, int]]:
+def switches(status: str) -> int:
+    """A thread's context switches so far, voluntary and involuntary, from its /proc status."""
+    return sum(int(count) for count in re.findall(r"^(?:non)?voluntary_ctxt_switches:\s+(\d+)$", status, re.M))
+
+
+def _thread_ticks(pid: int) -> dict[int, tuple[str, int, int]]:
+    """tid -> (name, CPU ticks, context switches)."""
     ticks = {}
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            ticks[int(task.name)] = _ticks((task / "stat").read_text())
+            comm, used = _ticks((task / "stat").read_text())
+            ticks[int(task.name)] = (comm, used, switches((task / "status").read_text()))
         except (OSError, ValueError):
             pass
     return ticks
@@ -98,10 +105,25 @@ def threads(window: float, out: Path) -> str:
         lines.append(f"| {comm} | {share(ticks):.1f} |")
     for service in pids:
         groups: collections.Counter = collections.Counter()
-        for tid, (comm, ticks) in after[service].items():
-            groups[group(names[service].get(tid, comm))] += ticks - before[service].get(tid, (comm, 0))[1]
-        lines += ["", f"{service}: {share(sum(groups.values())):.1f} % of a core", "", "| thread | % |", "|---|---|"]
-        lines += [f"| {name} | {share(ticks):.1f} |" for name, ticks in groups.most_common(12) if ticks]
+        woken: collections.Counter = collections.Counter()
+        for tid, (comm, ticks, switched) in after[service].items():
+            name = group(names[service].get(tid, comm))
+            _, ticks_before, switched_before = before[service].get(tid, (comm, 0, 0))
+            groups[name] += ticks - ticks_before
+            woken[name] += switched - switched_before
+        lines += [
+            "",
+            f"{service}: {share(sum(groups.values())):.1f} % of a core,"
+            f" {sum(woken.values()) / window:.0f} context switches a second",
+            "",
+            "| thread | % | context switches a second |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {name} | {share(ticks):.1f} | {woken[name] / window:.0f} |"
+            for name, ticks in groups.most_common(12)
+            if ticks
+        ]
     return "\n".join(lines) + "\n"
 
 

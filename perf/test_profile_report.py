@@ -16,6 +16,11 @@ class ProfileReportTest(unittest.TestCase):
             "hz.order-service-ID.partition-operation.thread-N")
         self.assertEqual(profile_report.group("tomcat-handler-17"), profile_report.group("tomcat-handler-2"))
 
+    def test_a_threads_context_switches_are_its_voluntary_and_involuntary_ones(self):
+        status = "Name:\tsaga-lane-0\nvoluntary_ctxt_switches:\t120\nnonvoluntary_ctxt_switches:\t7\n"
+        self.assertEqual(127, profile_report.switches(status))
+        self.assertEqual(0, profile_report.switches("Name:\tgone\n"))
+
     def test_a_method_counts_once_per_sample_that_passes_through_it(self):
         recorded = [
             ("lane-1", ["java.util.HashMap.get", "io.sagaflow.A.inner", "io.sagaflow.A.outer", "io.sagaflow.A.outer"]),
