@@ -104,7 +104,7 @@ class PaymentProjection implements Projection {
                     } else {
                         captured.add(new Object[] {at, capture.paymentId()});
                     }
-                    credit(credit, capture.customerId(), at).captured(capture.amount());
+                    credit(credit, capture.customerId(), event.occurredAt()).captured(capture.amount());
                     changed.add(capture.paymentId());
                 }
                 case PaymentDeclined decline -> {
@@ -139,7 +139,7 @@ class PaymentProjection implements Projection {
                     refunded.reason(),
                     at,
                     refunded.paymentId());
-            credit(credit, customer, at).refunded(refunded.amount());
+            credit(credit, customer, event.occurredAt()).refunded(refunded.amount());
         }
         addToCredit(jdbc, credit);
         changed.forEach(paymentId -> cache.invalidateAfterCommit(paymentId.toString()));
@@ -167,7 +167,7 @@ class PaymentProjection implements Projection {
         }
     }
 
-    /** Inserts the append's new payments, each customer's and each payment's row once (keys of their maps). */
+    /** Inserts the append's new payments in one statement, each once (they are the values of a map by payment id). */
     private static void insert(JdbcTemplate jdbc, Collection<NewPayment> payments) {
         if (payments.isEmpty()) {
             return;
@@ -212,7 +212,7 @@ class PaymentProjection implements Projection {
             customers[i] = entry.getKey();
             captured[i] = entry.getValue().captured.toPlainString();
             refunded[i] = entry.getValue().refunded.toPlainString();
-            times[i] = entry.getValue().at.toInstant().toString();
+            times[i] = entry.getValue().at.toString();
             i++;
         }
         SqlArray.update(
@@ -225,7 +225,7 @@ class PaymentProjection implements Projection {
     }
 
     /** The customer's credit change in this append, or a sink for it if the payment names no customer. */
-    private static Credit credit(Map<UUID, Credit> credit, UUID customerId, Timestamp at) {
+    private static Credit credit(Map<UUID, Credit> credit, UUID customerId, Instant at) {
         if (customerId == null) {
             return new Credit(at);
         }
@@ -261,9 +261,9 @@ class PaymentProjection implements Projection {
     private static final class Credit {
         BigDecimal captured = BigDecimal.ZERO;
         BigDecimal refunded = BigDecimal.ZERO;
-        Timestamp at;
+        Instant at;
 
-        Credit(Timestamp at) {
+        Credit(Instant at) {
             this.at = at;
         }
 
