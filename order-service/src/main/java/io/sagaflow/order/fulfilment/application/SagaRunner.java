@@ -1,6 +1,7 @@
 package io.sagaflow.order.fulfilment.application;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.domain.DomainEvent;
@@ -71,6 +72,7 @@ public class SagaRunner {
     private final MeterRegistry meters;
     private final Counter compensations;
     private final Counter failures;
+    private final DistributionSummary batchSizes;
     /** Committed prefixes of running sagas' streams, by stream, least recently used first. */
     private final Map<String, History> known = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -103,6 +105,11 @@ public class SagaRunner {
         this.failures = Counter.builder("sagaflow.saga.handling.failures")
                 .description("Saga messages that failed repeatedly and were redelivered")
                 .register(meters);
+        this.batchSizes = DistributionSummary.builder("sagaflow.saga.batch.size")
+                .description("Inbox messages the runner was handed to handle in one transaction")
+                .publishPercentileHistogram()
+                .maximumExpectedValue(1024.0)
+                .register(meters);
     }
 
     /** An inbox message and the id it is stored under. */
@@ -117,6 +124,7 @@ public class SagaRunner {
      * @return the saga's status after each message, in the batch's order
      */
     public List<String> handleBatch(List<Delivery> batch) {
+        batchSizes.record(batch.size());
         if (batch.size() == 1) {
             return List.of(
                     handleSafely(batch.getFirst().messageId(), batch.getFirst().entry()));
