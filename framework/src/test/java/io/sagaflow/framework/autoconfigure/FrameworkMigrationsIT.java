@@ -64,6 +64,29 @@ class FrameworkMigrationsIT {
     }
 
     @Test
+    void everyColumnOfEveryTableIsAnalysedFromTheSmallerSample() {
+        FluentConfiguration service = Flyway.configure().dataSource(dataSource).locations(SERVICE_MIGRATIONS);
+        SagaflowEventStoreAutoConfiguration.includeFrameworkMigrations(service);
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("create table added_later (id uuid primary key, body jsonb)");
+
+        service.load().migrate();
+
+        assertThat(jdbc.queryForList("""
+                        select c.relname || '.' || a.attname
+                        from pg_attribute a join pg_class c on c.oid = a.attrelid
+                        where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
+                          and c.relname <> 'flyway_schema_history' and a.attnum > 0 and not a.attisdropped
+                          and a.attstattarget is distinct from 10
+                        """, String.class)).isEmpty();
+        assertThat(jdbc.queryForList("""
+                        select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid
+                        where c.relname in ('es_event', 'added_later') and a.attnum > 0 and a.attstattarget = 10
+                        """, String.class)).contains("payload", "stream_id", "body");
+        jdbc.execute("analyze es_event");
+    }
+
+    @Test
     void withoutOutOfOrderFlywayWouldRefuseToStart() {
         FluentConfiguration strict = Flyway.configure()
                 .dataSource(dataSource)
