@@ -5,7 +5,8 @@
 -- (docs/adr/0043-smaller-statistics-samples.md).
 --
 -- A callback, not a migration: it runs after every migrate, so it also covers tables and columns that later
--- migrations add, and it alters only columns that are not at 10 yet (no lock taken on a start that changes nothing).
+-- migrations add. It alters only columns still at the server's default (-1, or null from PostgreSQL 17 on): a start
+-- that finds nothing new takes no lock, and a column a migration gave a target of its own keeps it.
 do $$
 declare
     col record;
@@ -19,7 +20,7 @@ begin
           and c.relname <> 'flyway_schema_history'
           and a.attnum > 0
           and not a.attisdropped
-          and a.attstattarget is distinct from 10
+          and (a.attstattarget is null or a.attstattarget < 0)
     loop
         execute format('alter table %I alter column %I set statistics 10', col.table_name, col.column_name);
     end loop;

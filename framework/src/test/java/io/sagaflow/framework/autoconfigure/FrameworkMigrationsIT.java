@@ -64,11 +64,12 @@ class FrameworkMigrationsIT {
     }
 
     @Test
-    void everyColumnOfEveryTableIsAnalysedFromTheSmallerSample() {
+    void everyColumnLeftAtTheDefaultIsAnalysedFromTheSmallerSample() {
         FluentConfiguration service = Flyway.configure().dataSource(dataSource).locations(SERVICE_MIGRATIONS);
         SagaflowEventStoreAutoConfiguration.includeFrameworkMigrations(service);
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-        jdbc.execute("create table added_later (id uuid primary key, body jsonb)");
+        jdbc.execute("create table added_later (id uuid primary key, body jsonb, amount numeric)");
+        jdbc.execute("alter table added_later alter column amount set statistics 200");
 
         service.load().migrate();
 
@@ -78,12 +79,18 @@ class FrameworkMigrationsIT {
                         where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
                           and c.relname <> 'flyway_schema_history' and a.attnum > 0 and not a.attisdropped
                           and a.attstattarget is distinct from 10
-                        """, String.class)).isEmpty();
+                        """, String.class))
+                .as("the only column not at 10 is the one given a target of its own")
+                .containsExactly("added_later.amount");
+        assertThat(jdbc.queryForObject(
+                        "select attstattarget from pg_attribute where attrelid = 'added_later'::regclass"
+                                + " and attname = 'amount'",
+                        Integer.class))
+                .isEqualTo(200);
         assertThat(jdbc.queryForList("""
                         select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid
                         where c.relname in ('es_event', 'added_later') and a.attnum > 0 and a.attstattarget = 10
                         """, String.class)).contains("payload", "stream_id", "body");
-        jdbc.execute("analyze es_event");
     }
 
     @Test
