@@ -12,6 +12,7 @@ import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.JdbcEventStore;
 import io.sagaflow.framework.eventstore.SnapshotStore;
+import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
 import io.sagaflow.framework.lease.LeaseTable;
@@ -32,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.context.SmartLifecycle;
@@ -60,6 +62,21 @@ public class SagaflowEventStoreAutoConfiguration {
     @Bean
     FlywayConfigurationCustomizer sagaflowFrameworkMigrations() {
         return SagaflowEventStoreAutoConfiguration::includeFrameworkMigrations;
+    }
+
+    /**
+     * Migrates, then gives the schema's columns the framework's statistics target ({@link StatisticsTargets}, ADR
+     * 0043). Not a Flyway callback: Flyway runs callbacks on a connection of their own, one more than a migration holds,
+     * which a service with a small pool does not have. A service with a strategy of its own applies the targets
+     * itself.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    FlywayMigrationStrategy sagaflowMigrationStrategy() {
+        return flyway -> {
+            flyway.migrate();
+            StatisticsTargets.apply(flyway.getConfiguration().getDataSource());
+        };
     }
 
     /**

@@ -14,6 +14,7 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.SharedCluster;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -75,6 +76,15 @@ class FrameworkAutoConfigurationIT {
     @Autowired
     @SharedCluster
     HazelcastInstance shared;
+
+    @Test
+    void theMigratedSchemaIsAnalysedFromTheSmallerSample() {
+        assertThat(jdbc.queryForList(
+                        "select attname from pg_attribute where attrelid = 'es_event'::regclass and attnum > 0"
+                                + " and attstattarget is distinct from " + StatisticsTargets.TARGET,
+                        String.class))
+                .isEmpty();
+    }
 
     @Test
     void anAppendedEventReachesASubscriberOnceEvenWhenDeliveredTwice_andUndeclaredTypesNever() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.test.postgres.TestPostgres;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -14,7 +15,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A service database migrated by an earlier framework release (framework 1.0.1–1.0.3, then the service's V2) takes
- * the framework's newer migrations on the next start, although they are numbered below V2.
+ * the framework's newer migrations on the next start, although they are numbered below V2; and after a migration
+ * every column gets the framework's statistics target unless it has one of its own.
  */
 class FrameworkMigrationsIT {
 
@@ -70,8 +72,10 @@ class FrameworkMigrationsIT {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         jdbc.execute("create table added_later (id uuid primary key, body jsonb, amount numeric)");
         jdbc.execute("alter table added_later alter column amount set statistics 200");
-
         service.load().migrate();
+
+        StatisticsTargets.apply(dataSource);
+        StatisticsTargets.apply(dataSource);
 
         assertThat(jdbc.queryForList("""
                         select c.relname || '.' || a.attname
