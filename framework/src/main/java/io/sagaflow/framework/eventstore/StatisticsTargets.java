@@ -12,7 +12,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Applied after every migration, so that tables and columns later migrations add are covered on the same start. It
  * changes only columns still at the server's default (-1, or null from PostgreSQL 17 on): a start that finds nothing
- * new alters nothing and takes no lock, and a column a migration gave a target of its own keeps it.
+ * new alters nothing and takes no lock, and a column a migration gave a target of its own keeps it. Replicas starting
+ * together on a new schema alter the same columns in the same order, so one waits for the other instead of
+ * deadlocking.
  */
 public final class StatisticsTargets {
 
@@ -34,6 +36,7 @@ public final class StatisticsTargets {
                       and a.attnum > 0
                       and not a.attisdropped
                       and (a.attstattarget is null or a.attstattarget < 0)
+                    order by c.oid, a.attnum
                 loop
                     execute format('alter table %I alter column %I set statistics %s',
                                    col.table_name, col.column_name, TARGET_VALUE);

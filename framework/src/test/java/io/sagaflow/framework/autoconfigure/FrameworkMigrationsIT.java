@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.test.postgres.TestPostgres;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.junit.jupiter.api.AfterEach;
@@ -95,6 +97,27 @@ class FrameworkMigrationsIT {
                         select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid
                         where c.relname in ('es_event', 'added_later') and a.attnum > 0 and a.attstattarget = 10
                         """, String.class)).contains("payload", "stream_id", "body");
+    }
+
+    @Test
+    void replicasSettingTheTargetsTogetherBothStart() throws Exception {
+        FluentConfiguration service = Flyway.configure().dataSource(dataSource).locations(SERVICE_MIGRATIONS);
+        SagaflowEventStoreAutoConfiguration.includeFrameworkMigrations(service);
+        service.load().migrate();
+
+        try (var replicas = Executors.newFixedThreadPool(2)) {
+            var first = replicas.submit(() -> StatisticsTargets.apply(dataSource));
+            var second = replicas.submit(() -> StatisticsTargets.apply(dataSource));
+            first.get(30, TimeUnit.SECONDS);
+            second.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(new JdbcTemplate(dataSource)
+                        .queryForObject(
+                                "select attstattarget from pg_attribute where attrelid = 'es_event'::regclass"
+                                        + " and attname = 'payload'",
+                                Integer.class))
+                .isEqualTo(StatisticsTargets.TARGET);
     }
 
     @Test

@@ -106,7 +106,7 @@ public class SagaRunner {
                 .description("Saga messages that failed repeatedly and were redelivered")
                 .register(meters);
         this.batchSizes = DistributionSummary.builder("sagaflow.saga.batch.size")
-                .description("Inbox messages the runner was handed to handle in one transaction")
+                .description("Inbox messages handed to the runner at once, to handle in one transaction")
                 .publishPercentileHistogram()
                 .maximumExpectedValue(1024.0)
                 .register(meters);
