@@ -9,7 +9,7 @@ import sys
 
 COUNTED = ("sagaflow_saga_batch_size", "sagaflow_consumer_batch_size", "sagaflow_outbox_publish_seconds",
            "sagaflow_order_placement_group", "http_server_requests_seconds")
-LINE = re.compile(r'^([a-z_]+)_count(\{[^}]*\})? ([0-9.eE+-]+)$')
+LINE = re.compile(r'^([a-z_]+)_count(\{.*\})? ([0-9.eE+-]+)$')
 
 
 def read(path: str) -> dict[str, float]:
