@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
@@ -628,6 +629,26 @@ class SagaJobIT {
                         + " whole, as an ended saga is not kept")
                 .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L), Map.of(stream, 0L));
         assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
+    }
+
+    @Test
+    void aRunnerMetersEachBatchByTheMessagesItWasHanded() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", order);
+        SimpleMeterRegistry own = new SimpleMeterRegistry();
+        SagaRunner replica = new SagaRunner(events, transactions, saga, deadlines, inbox, clock, own);
+        try {
+            assertThat(replica.handleBatch(List.of(
+                            new SagaRunner.Delivery("m1", entry(new SagaMessage.StockWasReserved(order))),
+                            new SagaRunner.Delivery("m2", entry(captured(order))))))
+                    .containsExactly("CHARGING_PAYMENT", "CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        DistributionSummary sizes = own.get("sagaflow.saga.batch.size").summary();
+        assertThat(sizes.count()).isEqualTo(1);
+        assertThat(sizes.totalAmount()).isEqualTo(2.0);
     }
 
     @Test
