@@ -30,6 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SagaJob {
 
+    /** A saga waits for the messages that would share its transaction at most this long. */
+    static final Duration MOST_LINGER = Duration.ofMillis(50);
+
     private static final Map<String, SagaRunner> RUNNERS = new ConcurrentHashMap<>();
 
     private SagaJob() {}
@@ -42,12 +45,18 @@ public final class SagaJob {
      * @param snapshotInterval how often the job records its place in the journal
      * @param journalReaders processors reading the member's partitions of the journal; 0 leaves it to Hazelcast,
      *     whose map journal source takes two (ADR 0038)
+     * @param linger how long a lane holding one small batch waits for the processor's next one (ADR 0044); zero for
+     *     none
      */
-    public record Settings(int parallelism, int batchSize, Duration snapshotInterval, int journalReaders) {
+    public record Settings(
+            int parallelism, int batchSize, Duration snapshotInterval, int journalReaders, Duration linger) {
         public Settings {
             if (parallelism < 1 || batchSize < 1 || journalReaders < 0) {
                 throw new IllegalArgumentException("parallelism and batch size must be at least 1, journal readers"
                         + " at least 0: " + parallelism + ", " + batchSize + ", " + journalReaders);
+            }
+            if (linger.isNegative() || linger.compareTo(MOST_LINGER) > 0) {
+                throw new IllegalArgumentException("linger must be between 0 and " + MOST_LINGER + ": " + linger);
             }
             if (snapshotInterval.isNegative() || snapshotInterval.isZero()) {
                 throw new IllegalArgumentException("snapshot interval must be positive: " + snapshotInterval);
@@ -97,11 +106,16 @@ public final class SagaJob {
      * A lane of its own for each processor, to the runner of whichever member it runs on. The processors stay
      * cooperative: they only submit batches and collect results, and the lanes' threads do the blocking (ADR 0034).
      */
-    public static ServiceFactory<?, SagaLane> memberLanes() {
+    public static ServiceFactory<?, SagaLane> memberLanes(Settings settings) {
+        // the factory travels to every member: it captures serialisable values, not the settings
+        int batchSize = settings.batchSize();
+        Duration linger = settings.linger();
         return ServiceFactories.nonSharedService(
                 context -> new SagaLane(
                         awaitRunner(context.hazelcastInstance().getName()),
-                        "saga-lane-" + context.globalProcessorIndex()),
+                        "saga-lane-" + context.globalProcessorIndex(),
+                        batchSize,
+                        linger),
                 SagaLane::close);
     }
 
@@ -125,7 +139,8 @@ public final class SagaJob {
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(settings.snapshotInterval().toMillis());
-        return member.getJet().newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
+        return member.getJet()
+                .newJobIfAbsent(pipeline(inboxJournal(), memberLanes(settings), Sinks.noop(), settings), config);
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */
