@@ -184,7 +184,8 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.getMaxAttempts(),
                 properties.getInitialBackoff(),
                 properties.getLanes(),
-                properties.getBatchSize());
+                properties.getBatchSize(),
+                properties.getLinger());
     }
 
     @Bean

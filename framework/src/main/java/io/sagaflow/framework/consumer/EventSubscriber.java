@@ -53,6 +53,7 @@ public final class EventSubscriber {
     private final Duration initialBackoff;
     private final int lanes;
     private final int batchSize;
+    private final Duration linger;
 
     public EventSubscriber(
             ReliableTopicEventBus bus,
@@ -63,7 +64,8 @@ public final class EventSubscriber {
             int maxAttempts,
             Duration initialBackoff,
             int lanes,
-            int batchSize) {
+            int batchSize,
+            Duration linger) {
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
@@ -73,6 +75,7 @@ public final class EventSubscriber {
         this.initialBackoff = initialBackoff;
         this.lanes = lanes;
         this.batchSize = batchSize;
+        this.linger = linger;
     }
 
     /**
@@ -110,7 +113,7 @@ public final class EventSubscriber {
                 }
             });
         }
-        ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
+        ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, linger, delivering::batch);
         Subscription topics = bus.subscribe(
                 consumer,
                 publishers,

@@ -1,6 +1,7 @@
 package io.sagaflow.framework.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -66,6 +67,41 @@ class ConsumerLanesTest {
 
         assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(0L);
         assertThat(batches.poll(10, TimeUnit.SECONDS)).hasSize(30);
+    }
+
+    @Test
+    void aLingeringLaneTakesWhatQueuedDuringItsLingerIntoTheSameBatch() throws Exception {
+        release.countDown();
+        lanes = new ConsumerLanes("test", 1, 8, Duration.ofMillis(50), this::holdTheFirstBatch);
+        lanes.enqueue(delivery(0, true));
+        lanes.enqueue(delivery(1, true));
+        Thread.sleep(5);
+        lanes.enqueue(delivery(2, false));
+        lanes.enqueue(delivery(3, true));
+
+        // Enqueued 5 ms after the first, well inside its 50 ms linger: without it the lane would be handling 0 and 1.
+        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void aFullBatchOrOneOfOnlySkippedMessagesDoesNotLinger() throws Exception {
+        release.countDown();
+        lanes = new ConsumerLanes("test", 1, 1, Duration.ofMillis(50), this::holdTheFirstBatch);
+        long started = System.nanoTime();
+        lanes.enqueue(delivery(0, true));
+        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(0L);
+        lanes.enqueue(delivery(1, false));
+        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(1L);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aLingerBeyondFiftyMillisecondsOrBelowZeroIsRefused() {
+        for (Duration linger : List.of(Duration.ofMillis(51), Duration.ofMillis(-1))) {
+            assertThatThrownBy(() -> new ConsumerLanes("test", 1, 8, linger, this::holdTheFirstBatch))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("linger");
+        }
     }
 
     private void holdTheFirstBatch(List<Delivery> batch) {
