@@ -46,7 +46,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017).
  *
  * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
- * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035).
+ * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035). With a
+ * linger the woken relay waits that long before it selects, so that the commits right behind travel along (ADR 0044).
  *
  * Published rows are deleted once older than the retention. See ADR 0003.
  */
@@ -176,10 +177,14 @@ public final class OutboxRelay {
                 pruneIfDue();
                 if (published < settings.batchSize()) {
                     Duration untilRenewal = leases.untilRenewal();
-                    signal.await(
+                    boolean woken = signal.await(
                             untilRenewal.compareTo(settings.pollInterval()) < 0
                                     ? untilRenewal
                                     : settings.pollInterval());
+                    if (woken && settings.linger().isPositive()) {
+                        // the commits right behind the one that woke us join its batch
+                        Thread.sleep(settings.linger());
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often pruning runs
  * @param pruneBatchSize rows deleted per pruning statement
+ * @param linger how long a relay woken by a commit waits before it selects, so that rows committed meanwhile travel in
+ *     the same batch (ADR 0044); zero selects at once
  */
 public record OutboxSettings(
         int buckets,
@@ -21,9 +23,32 @@ public record OutboxSettings(
         Duration leaseTtl,
         Duration retention,
         Duration pruneInterval,
-        int pruneBatchSize) {
+        int pruneBatchSize,
+        Duration linger) {
 
-    /** Defaults suited to a service: 64 buckets, batches of 256, 1 s poll, 10 s leases, 1 h retention. */
+    /** A row waits for the ones that would share its batch at most this long. */
+    static final Duration MOST_LINGER = Duration.ofMillis(50);
+
+    public OutboxSettings {
+        if (linger.isNegative() || linger.compareTo(MOST_LINGER) > 0 || linger.compareTo(pollInterval) > 0) {
+            throw new IllegalArgumentException(
+                    "linger must be between 0 and " + MOST_LINGER + " and the poll interval: " + linger);
+        }
+    }
+
+    /** Settings without a linger. */
+    public OutboxSettings(
+            int buckets,
+            int batchSize,
+            Duration pollInterval,
+            Duration leaseTtl,
+            Duration retention,
+            Duration pruneInterval,
+            int pruneBatchSize) {
+        this(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize, Duration.ZERO);
+    }
+
+    /** Defaults suited to a service: 64 buckets, batches of 256, 1 s poll, 10 s leases, 1 h retention, no linger. */
     public static OutboxSettings defaults() {
         return new OutboxSettings(
                 64,
