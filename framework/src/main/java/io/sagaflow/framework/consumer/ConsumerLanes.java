@@ -1,6 +1,7 @@
 package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.Linger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * batch size (ADR 0031). Otherwise a consumer of one type in four would handle a quarter of its batch size per
  * transaction.
  *
- * <p>With a linger, a lane that took fewer consumed messages than its batch size sleeps that long and then takes what
- * queued meanwhile into the same batch: one wake-up more per batch, for fewer batches when messages come a few
- * milliseconds apart (ADR 0044).
+ * <p>With a {@link Linger}, a busy lane that took fewer consumed messages than its batch size sleeps that long and then
+ * takes what queued meanwhile into the same batch: one wake-up more per batch, for fewer batches when messages come a
+ * few milliseconds apart (ADR 0044).
  */
 final class ConsumerLanes {
 
@@ -33,8 +34,6 @@ final class ConsumerLanes {
     private static final Duration IDLE_POLL = Duration.ofMillis(500);
     /** Deliveries a lane holds per message of its batch size: room for a batch when most messages are skipped. */
     private static final int QUEUED_PER_BATCHED = 16;
-    /** A message waits for the ones that would share its transaction at most this long. */
-    static final Duration MOST_LINGER = Duration.ofMillis(50);
 
     /**
      * A message as a lane carries it: with its topic and sequence, to checkpoint once it is handled, and whether the
@@ -53,9 +52,7 @@ final class ConsumerLanes {
         if (laneCount < 1 || batchSize < 1) {
             throw new IllegalArgumentException("lanes and batch size must be >= 1");
         }
-        if (linger.isNegative() || linger.compareTo(MOST_LINGER) > 0) {
-            throw new IllegalArgumentException("linger must be between 0 and " + MOST_LINGER + ": " + linger);
-        }
+        Linger.checked(linger);
         List<Lane> created = new ArrayList<>(laneCount);
         for (int i = 0; i < laneCount; i++) {
             created.add(new Lane(consumer + "-" + i, batchSize, linger, batchHandler));
@@ -78,7 +75,7 @@ final class ConsumerLanes {
 
         private final String name;
         private final int batchSize;
-        private final Duration linger;
+        private final Linger linger;
         private final BlockingQueue<Delivery> queue;
         private final Consumer<List<Delivery>> batchHandler;
         private final Thread thread;
@@ -87,7 +84,7 @@ final class ConsumerLanes {
         Lane(String name, int batchSize, Duration linger, Consumer<List<Delivery>> batchHandler) {
             this.name = name;
             this.batchSize = batchSize;
-            this.linger = linger;
+            this.linger = Linger.of(linger);
             this.queue = new ArrayBlockingQueue<>(batchSize * QUEUED_PER_BATCHED);
             this.batchHandler = batchHandler;
             this.thread = Thread.ofPlatform().name("consumer-" + name).daemon().unstarted(this);
@@ -118,8 +115,8 @@ final class ConsumerLanes {
                     }
                     batch.add(first);
                     int consumed = drain(batch, first.consumed() ? 1 : 0);
-                    if (consumed > 0 && consumed < batchSize && linger.isPositive()) {
-                        Thread.sleep(linger);
+                    if (linger.roundBegins() && consumed > 0 && consumed < batchSize) {
+                        linger.sleep();
                         drain(batch, consumed);
                     }
                     batchHandler.accept(batch);

@@ -11,6 +11,7 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
+import io.sagaflow.framework.messaging.Linger;
 import java.sql.Array;
 import java.sql.Connection;
 import java.time.Clock;
@@ -47,7 +48,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
  * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035). With a
- * linger the woken relay waits that long before it selects, so that the commits right behind travel along (ADR 0044).
+ * linger a busy relay, once woken, waits that long before it selects, so that the commits right behind travel along
+ * (ADR 0044).
  *
  * Published rows are deleted once older than the retention. See ADR 0003.
  */
@@ -66,6 +68,7 @@ public final class OutboxRelay {
     private final EventTypeRegistry types;
     private final OutboxSettings settings;
     private final Clock clock;
+    private final Linger linger;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean membershipChanged = new AtomicBoolean(true);
     private final AtomicLong backlog = new AtomicLong();
@@ -98,6 +101,7 @@ public final class OutboxRelay {
         this.types = types;
         this.settings = settings;
         this.clock = clock;
+        this.linger = Linger.of(settings.linger());
         this.publishedCount = meters.counter("sagaflow.outbox.published");
         this.lag = Timer.builder("sagaflow.outbox.lag")
                 .description("Time from an event's append to its publication on the shared topic")
@@ -181,9 +185,9 @@ public final class OutboxRelay {
                             untilRenewal.compareTo(settings.pollInterval()) < 0
                                     ? untilRenewal
                                     : settings.pollInterval());
-                    if (woken && settings.linger().isPositive()) {
+                    if (woken && linger.roundBegins()) {
                         // the commits right behind the one that woke us join its batch
-                        Thread.sleep(settings.linger());
+                        linger.sleep();
                     }
                 }
             } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.sagaflow.framework.outbox;
 
+import io.sagaflow.framework.messaging.Linger;
 import java.time.Duration;
 
 /**
@@ -13,8 +14,8 @@ import java.time.Duration;
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often pruning runs
  * @param pruneBatchSize rows deleted per pruning statement
- * @param linger how long a relay woken by a commit waits before it selects, so that rows committed meanwhile travel in
- *     the same batch (ADR 0044); zero selects at once
+ * @param linger how long a busy relay woken by a commit waits before it selects, so that rows committed meanwhile
+ *     travel in the same batch ({@link Linger}, ADR 0044); zero selects at once
  */
 public record OutboxSettings(
         int buckets,
@@ -26,13 +27,10 @@ public record OutboxSettings(
         int pruneBatchSize,
         Duration linger) {
 
-    /** A row waits for the ones that would share its batch at most this long. */
-    static final Duration MOST_LINGER = Duration.ofMillis(50);
-
     public OutboxSettings {
-        if (linger.isNegative() || linger.compareTo(MOST_LINGER) > 0 || linger.compareTo(pollInterval) > 0) {
-            throw new IllegalArgumentException(
-                    "linger must be between 0 and " + MOST_LINGER + " and the poll interval: " + linger);
+        Linger.checked(linger);
+        if (linger.compareTo(pollInterval) > 0) {
+            throw new IllegalArgumentException("linger must not exceed the poll interval: " + linger);
         }
     }
 

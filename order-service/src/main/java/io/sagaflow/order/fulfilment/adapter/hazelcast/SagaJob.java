@@ -14,6 +14,7 @@ import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.Sources;
 import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.sagaflow.framework.messaging.Linger;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
@@ -30,9 +31,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SagaJob {
 
-    /** A saga waits for the messages that would share its transaction at most this long. */
-    static final Duration MOST_LINGER = Duration.ofMillis(50);
-
     private static final Map<String, SagaRunner> RUNNERS = new ConcurrentHashMap<>();
 
     private SagaJob() {}
@@ -45,8 +43,8 @@ public final class SagaJob {
      * @param snapshotInterval how often the job records its place in the journal
      * @param journalReaders processors reading the member's partitions of the journal; 0 leaves it to Hazelcast,
      *     whose map journal source takes two (ADR 0038)
-     * @param linger how long a lane holding one small batch waits for the processor's next one (ADR 0044); zero for
-     *     none
+     * @param linger how long a busy lane holding one small batch waits for the processor's next one ({@link Linger},
+     *     ADR 0044); zero for none
      */
     public record Settings(
             int parallelism, int batchSize, Duration snapshotInterval, int journalReaders, Duration linger) {
@@ -55,9 +53,7 @@ public final class SagaJob {
                 throw new IllegalArgumentException("parallelism and batch size must be at least 1, journal readers"
                         + " at least 0: " + parallelism + ", " + batchSize + ", " + journalReaders);
             }
-            if (linger.isNegative() || linger.compareTo(MOST_LINGER) > 0) {
-                throw new IllegalArgumentException("linger must be between 0 and " + MOST_LINGER + ": " + linger);
-            }
+            Linger.checked(linger);
             if (snapshotInterval.isNegative() || snapshotInterval.isZero()) {
                 throw new IllegalArgumentException("snapshot interval must be positive: " + snapshotInterval);
             }

@@ -1,5 +1,6 @@
 package io.sagaflow.order.fulfilment.adapter.hazelcast;
 
+import io.sagaflow.framework.messaging.Linger;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The processor keeps up to two batches in flight (Jet's limit for {@code mapUsingServiceAsyncBatched}): while the
  * lane handles one, the next one queues. The lane then takes what queued, up to {@code mostMessages}, and hands it to
- * the runner as one batch, one transaction. With a linger it also waits that long for the processor's next batch when
- * it holds only one, so that two messages a few milliseconds apart share a transaction (ADR 0044).
+ * the runner as one batch, one transaction. With a linger, a busy lane also waits that long for the processor's next
+ * batch when it holds only one, so that two messages a few milliseconds apart share a transaction (ADR 0044).
  *
  * <p>Batches run one after the other, in the order the processor submitted them, and a merged batch keeps that order:
  * an order's messages all reach the same processor, so they are still handled one at a time and in order.
@@ -36,7 +37,7 @@ public final class SagaLane implements AutoCloseable {
 
     private final SagaRunner runner;
     private final int mostMessages;
-    private final Duration linger;
+    private final Linger linger;
     private final BlockingQueue<Submitted> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private boolean open = true;
@@ -44,19 +45,16 @@ public final class SagaLane implements AutoCloseable {
     /**
      * @param mostMessages the most messages the lane merges into one batch; a single submitted batch larger than that
      *     still runs whole
-     * @param linger how long the lane waits for a second batch when it holds one with fewer than {@code mostMessages};
-     *     zero handles it at once
+     * @param linger how long the lane, while busy ({@link Linger}), waits for a second batch when it holds one with
+     *     fewer than {@code mostMessages}; zero handles it at once
      */
     SagaLane(SagaRunner runner, String name, int mostMessages, Duration linger) {
         if (mostMessages < 1) {
             throw new IllegalArgumentException("a lane must take at least one message at once: " + mostMessages);
         }
-        if (linger.isNegative()) {
-            throw new IllegalArgumentException("a lane's linger cannot be negative: " + linger);
-        }
         this.runner = runner;
         this.mostMessages = mostMessages;
-        this.linger = linger;
+        this.linger = Linger.of(linger);
         this.thread = Thread.ofPlatform().name(name).daemon().start(this::run);
     }
 
@@ -83,8 +81,8 @@ public final class SagaLane implements AutoCloseable {
                     round.add(queue.remove());
                     messages += next.batch().size();
                 }
-                if (round.size() == 1 && messages < mostMessages && linger.isPositive()) {
-                    Submitted second = queue.poll(linger.toNanos(), TimeUnit.NANOSECONDS);
+                if (linger.roundBegins() && round.size() == 1 && messages < mostMessages) {
+                    Submitted second = queue.poll(linger.duration().toNanos(), TimeUnit.NANOSECONDS);
                     if (second == CLOSED) {
                         handle(round, messages);
                         return;
