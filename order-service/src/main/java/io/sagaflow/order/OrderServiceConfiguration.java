@@ -264,14 +264,13 @@ class OrderServiceConfiguration {
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
             @Value("${sagaflow.order.saga.batch-size:64}") int batchSize,
             @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval,
-            @Value("${sagaflow.order.saga.journal-readers:0}") int journalReaders,
-            @Value("${sagaflow.order.saga.linger:0ms}") Duration linger) {
+            @Value("${sagaflow.order.saga.journal-readers:0}") int journalReaders) {
         return new SagaLifecycle(
                 member,
                 runner,
                 deadlines,
                 sagas,
-                new SagaJob.Settings(parallelism, batchSize, snapshotInterval, journalReaders, linger));
+                new SagaJob.Settings(parallelism, batchSize, snapshotInterval, journalReaders));
     }
 
     @Bean

@@ -14,7 +14,6 @@ import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.Sources;
 import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.jet.pipeline.StreamStage;
-import io.sagaflow.framework.messaging.Linger;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
@@ -43,17 +42,13 @@ public final class SagaJob {
      * @param snapshotInterval how often the job records its place in the journal
      * @param journalReaders processors reading the member's partitions of the journal; 0 leaves it to Hazelcast,
      *     whose map journal source takes two (ADR 0038)
-     * @param linger how long a busy lane holding one small batch waits for the processor's next one ({@link Linger},
-     *     ADR 0044); zero for none
      */
-    public record Settings(
-            int parallelism, int batchSize, Duration snapshotInterval, int journalReaders, Duration linger) {
+    public record Settings(int parallelism, int batchSize, Duration snapshotInterval, int journalReaders) {
         public Settings {
             if (parallelism < 1 || batchSize < 1 || journalReaders < 0) {
                 throw new IllegalArgumentException("parallelism and batch size must be at least 1, journal readers"
                         + " at least 0: " + parallelism + ", " + batchSize + ", " + journalReaders);
             }
-            Linger.checked(linger);
             if (snapshotInterval.isNegative() || snapshotInterval.isZero()) {
                 throw new IllegalArgumentException("snapshot interval must be positive: " + snapshotInterval);
             }
@@ -102,16 +97,11 @@ public final class SagaJob {
      * A lane of its own for each processor, to the runner of whichever member it runs on. The processors stay
      * cooperative: they only submit batches and collect results, and the lanes' threads do the blocking (ADR 0034).
      */
-    public static ServiceFactory<?, SagaLane> memberLanes(Settings settings) {
-        // the factory travels to every member: it captures serialisable values, not the settings
-        int batchSize = settings.batchSize();
-        Duration linger = settings.linger();
+    public static ServiceFactory<?, SagaLane> memberLanes() {
         return ServiceFactories.nonSharedService(
                 context -> new SagaLane(
                         awaitRunner(context.hazelcastInstance().getName()),
-                        "saga-lane-" + context.globalProcessorIndex(),
-                        batchSize,
-                        linger),
+                        "saga-lane-" + context.globalProcessorIndex()),
                 SagaLane::close);
     }
 
@@ -135,8 +125,7 @@ public final class SagaJob {
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(settings.snapshotInterval().toMillis());
-        return member.getJet()
-                .newJobIfAbsent(pipeline(inboxJournal(), memberLanes(settings), Sinks.noop(), settings), config);
+        return member.getJet().newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */
