@@ -21,12 +21,6 @@ public class SagaflowConsumerProperties {
     /** The most messages a lane handles in one transaction; it takes what has queued up, up to this many. */
     private int batchSize = 64;
 
-    /**
-     * How long a lane that took fewer messages than its batch size waits for more before it handles them (0 to 50 ms;
-     * ADR 0044). Zero handles what has queued at once.
-     */
-    private Duration linger = Duration.ZERO;
-
     /** How often shard positions are written. */
     private Duration checkpointInterval = Duration.ofSeconds(1);
 
@@ -65,14 +59,6 @@ public class SagaflowConsumerProperties {
 
     public void setBatchSize(int batchSize) {
         this.batchSize = batchSize;
-    }
-
-    public Duration getLinger() {
-        return linger;
-    }
-
-    public void setLinger(Duration linger) {
-        this.linger = linger;
     }
 
     public Duration getCheckpointInterval() {

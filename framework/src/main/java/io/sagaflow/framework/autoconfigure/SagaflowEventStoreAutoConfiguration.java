@@ -184,8 +184,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.getMaxAttempts(),
                 properties.getInitialBackoff(),
                 properties.getLanes(),
-                properties.getBatchSize(),
-                properties.getLinger());
+                properties.getBatchSize());
     }
 
     @Bean

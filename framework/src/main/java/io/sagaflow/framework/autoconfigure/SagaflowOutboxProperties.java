@@ -16,19 +16,9 @@ public class SagaflowOutboxProperties {
     private Duration retention = Duration.ofHours(1);
     private Duration pruneInterval = Duration.ofMinutes(1);
     private int pruneBatchSize = 10_000;
-    private Duration linger = Duration.ZERO;
 
     OutboxSettings toSettings() {
-        return new OutboxSettings(
-                buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize, linger);
-    }
-
-    public Duration getLinger() {
-        return linger;
-    }
-
-    public void setLinger(Duration linger) {
-        this.linger = linger;
+        return new OutboxSettings(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize);
     }
 
     public boolean isRelayEnabled() {

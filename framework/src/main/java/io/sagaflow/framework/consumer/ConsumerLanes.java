@@ -1,7 +1,6 @@
 package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.messaging.EventMessage;
-import io.sagaflow.framework.messaging.Linger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +22,6 @@ import org.slf4j.LoggerFactory;
  * through the lane, so that its checkpoints move past them in order, but only the consumed ones count towards the
  * batch size (ADR 0031). Otherwise a consumer of one type in four would handle a quarter of its batch size per
  * transaction.
- *
- * <p>With a {@link Linger}, a busy lane that took fewer consumed messages than its batch size sleeps that long and then
- * takes what queued meanwhile into the same batch: one wake-up more per batch, for fewer batches when messages come a
- * few milliseconds apart (ADR 0044).
  */
 final class ConsumerLanes {
 
@@ -44,18 +39,12 @@ final class ConsumerLanes {
     private final List<Lane> lanes;
 
     ConsumerLanes(String consumer, int laneCount, int batchSize, Consumer<List<Delivery>> batchHandler) {
-        this(consumer, laneCount, batchSize, Duration.ZERO, batchHandler);
-    }
-
-    ConsumerLanes(
-            String consumer, int laneCount, int batchSize, Duration linger, Consumer<List<Delivery>> batchHandler) {
         if (laneCount < 1 || batchSize < 1) {
             throw new IllegalArgumentException("lanes and batch size must be >= 1");
         }
-        Linger.checked(linger);
         List<Lane> created = new ArrayList<>(laneCount);
         for (int i = 0; i < laneCount; i++) {
-            created.add(new Lane(consumer + "-" + i, batchSize, linger, batchHandler));
+            created.add(new Lane(consumer + "-" + i, batchSize, batchHandler));
         }
         this.lanes = List.copyOf(created);
         lanes.forEach(Lane::start);
@@ -75,16 +64,14 @@ final class ConsumerLanes {
 
         private final String name;
         private final int batchSize;
-        private final Linger linger;
         private final BlockingQueue<Delivery> queue;
         private final Consumer<List<Delivery>> batchHandler;
         private final Thread thread;
         private volatile boolean running = true;
 
-        Lane(String name, int batchSize, Duration linger, Consumer<List<Delivery>> batchHandler) {
+        Lane(String name, int batchSize, Consumer<List<Delivery>> batchHandler) {
             this.name = name;
             this.batchSize = batchSize;
-            this.linger = Linger.of(linger);
             this.queue = new ArrayBlockingQueue<>(batchSize * QUEUED_PER_BATCHED);
             this.batchHandler = batchHandler;
             this.thread = Thread.ofPlatform().name("consumer-" + name).daemon().unstarted(this);
@@ -114,10 +101,10 @@ final class ConsumerLanes {
                         continue;
                     }
                     batch.add(first);
-                    int consumed = drain(batch, first.consumed() ? 1 : 0);
-                    if (linger.roundBegins() && consumed > 0 && consumed < batchSize) {
-                        linger.sleep();
-                        drain(batch, consumed);
+                    int consumed = first.consumed() ? 1 : 0;
+                    for (Delivery next; consumed < batchSize && (next = queue.poll()) != null; ) {
+                        batch.add(next);
+                        consumed += next.consumed() ? 1 : 0;
                     }
                     batchHandler.accept(batch);
                 } catch (InterruptedException e) {
@@ -132,15 +119,6 @@ final class ConsumerLanes {
                     batch.clear();
                 }
             }
-        }
-
-        /** Adds what has queued to {@code batch} until it holds the batch size of consumed messages; returns those. */
-        private int drain(List<Delivery> batch, int consumed) {
-            for (Delivery next; consumed < batchSize && (next = queue.poll()) != null; ) {
-                batch.add(next);
-                consumed += next.consumed() ? 1 : 0;
-            }
-            return consumed;
         }
 
         void stop() {

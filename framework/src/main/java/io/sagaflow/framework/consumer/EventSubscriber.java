@@ -53,7 +53,6 @@ public final class EventSubscriber {
     private final Duration initialBackoff;
     private final int lanes;
     private final int batchSize;
-    private final Duration linger;
 
     public EventSubscriber(
             ReliableTopicEventBus bus,
@@ -64,8 +63,7 @@ public final class EventSubscriber {
             int maxAttempts,
             Duration initialBackoff,
             int lanes,
-            int batchSize,
-            Duration linger) {
+            int batchSize) {
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
@@ -75,7 +73,6 @@ public final class EventSubscriber {
         this.initialBackoff = initialBackoff;
         this.lanes = lanes;
         this.batchSize = batchSize;
-        this.linger = linger;
     }
 
     /**
@@ -113,7 +110,7 @@ public final class EventSubscriber {
                 }
             });
         }
-        ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, linger, delivering::batch);
+        ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
         Subscription topics = bus.subscribe(
                 consumer,
                 publishers,

@@ -11,7 +11,6 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
-import io.sagaflow.framework.messaging.Linger;
 import java.sql.Array;
 import java.sql.Connection;
 import java.time.Clock;
@@ -47,9 +46,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017).
  *
  * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
- * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035). With a
- * linger a busy relay, once woken, waits that long before it selects, so that the commits right behind travel along
- * (ADR 0044).
+ * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035).
  *
  * Published rows are deleted once older than the retention. See ADR 0003.
  */
@@ -68,7 +65,6 @@ public final class OutboxRelay {
     private final EventTypeRegistry types;
     private final OutboxSettings settings;
     private final Clock clock;
-    private final Linger linger;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean membershipChanged = new AtomicBoolean(true);
     private final AtomicLong backlog = new AtomicLong();
@@ -101,7 +97,6 @@ public final class OutboxRelay {
         this.types = types;
         this.settings = settings;
         this.clock = clock;
-        this.linger = Linger.of(settings.linger());
         this.publishedCount = meters.counter("sagaflow.outbox.published");
         this.lag = Timer.builder("sagaflow.outbox.lag")
                 .description("Time from an event's append to its publication on the shared topic")
@@ -181,14 +176,10 @@ public final class OutboxRelay {
                 pruneIfDue();
                 if (published < settings.batchSize()) {
                     Duration untilRenewal = leases.untilRenewal();
-                    boolean woken = signal.await(
+                    signal.await(
                             untilRenewal.compareTo(settings.pollInterval()) < 0
                                     ? untilRenewal
                                     : settings.pollInterval());
-                    if (woken && linger.roundBegins()) {
-                        // the commits right behind the one that woke us join its batch
-                        linger.sleep();
-                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,6 +1,5 @@
 package io.sagaflow.framework.outbox;
 
-import io.sagaflow.framework.messaging.Linger;
 import java.time.Duration;
 
 /**
@@ -14,8 +13,6 @@ import java.time.Duration;
  * @param retention how long published rows are kept before pruning
  * @param pruneInterval how often pruning runs
  * @param pruneBatchSize rows deleted per pruning statement
- * @param linger how long a busy relay woken by a commit waits before it selects, so that rows committed meanwhile
- *     travel in the same batch ({@link Linger}, ADR 0044); zero selects at once
  */
 public record OutboxSettings(
         int buckets,
@@ -24,29 +21,9 @@ public record OutboxSettings(
         Duration leaseTtl,
         Duration retention,
         Duration pruneInterval,
-        int pruneBatchSize,
-        Duration linger) {
+        int pruneBatchSize) {
 
-    public OutboxSettings {
-        Linger.checked(linger);
-        if (linger.compareTo(pollInterval) > 0) {
-            throw new IllegalArgumentException("linger must not exceed the poll interval: " + linger);
-        }
-    }
-
-    /** Settings without a linger. */
-    public OutboxSettings(
-            int buckets,
-            int batchSize,
-            Duration pollInterval,
-            Duration leaseTtl,
-            Duration retention,
-            Duration pruneInterval,
-            int pruneBatchSize) {
-        this(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize, Duration.ZERO);
-    }
-
-    /** Defaults suited to a service: 64 buckets, batches of 256, 1 s poll, 10 s leases, 1 h retention, no linger. */
+    /** Defaults suited to a service: 64 buckets, batches of 256, 1 s poll, 10 s leases, 1 h retention. */
     public static OutboxSettings defaults() {
         return new OutboxSettings(
                 64,

@@ -1,7 +1,6 @@
 package io.sagaflow.framework.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -67,49 +66,6 @@ class ConsumerLanesTest {
 
         assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(0L);
         assertThat(batches.poll(10, TimeUnit.SECONDS)).hasSize(30);
-    }
-
-    @Test
-    void aBusyLingeringLaneTakesWhatQueuedDuringItsLingerIntoTheSameBatch() throws Exception {
-        release.countDown();
-        lanes = new ConsumerLanes("test", 1, 8, Duration.ofMillis(50), this::holdTheFirstBatch);
-        lanes.enqueue(delivery(0, true));
-        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS)))
-                .as("a quiet lane")
-                .containsExactly(0L);
-        // busy now: its last batch began less than four lingers ago
-        lanes.enqueue(delivery(1, true));
-        Thread.sleep(5);
-        lanes.enqueue(delivery(2, false));
-        lanes.enqueue(delivery(3, true));
-
-        // 2 and 3 came 5 ms after 1, well inside its 50 ms linger: without it the lane would be handling 1 alone.
-        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(1L, 2L, 3L);
-    }
-
-    @Test
-    void aQuietLaneAndABatchOfOnlySkippedMessagesDoNotLinger() throws Exception {
-        release.countDown();
-        lanes = new ConsumerLanes("test", 1, 8, Duration.ofMillis(50), this::holdTheFirstBatch);
-        lanes.enqueue(delivery(0, true));
-        Thread.sleep(20);
-        lanes.enqueue(delivery(1, false));
-        Thread.sleep(20);
-        lanes.enqueue(delivery(2, true));
-
-        // A quiet lane handles 0 at once; then busy, it does not wait on 1, which only moves its checkpoint.
-        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(0L);
-        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(1L);
-        assertThat(sequences(batches.poll(10, TimeUnit.SECONDS))).containsExactly(2L);
-    }
-
-    @Test
-    void aLingerBeyondFiftyMillisecondsOrBelowZeroIsRefused() {
-        for (Duration linger : List.of(Duration.ofMillis(51), Duration.ofMillis(-1))) {
-            assertThatThrownBy(() -> new ConsumerLanes("test", 1, 8, linger, this::holdTheFirstBatch))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("linger");
-        }
     }
 
     private void holdTheFirstBatch(List<Delivery> batch) {

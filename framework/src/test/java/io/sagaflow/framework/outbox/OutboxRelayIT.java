@@ -1,7 +1,6 @@
 package io.sagaflow.framework.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -214,67 +213,6 @@ class OutboxRelayIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> countByEventId().size() == STREAMS * EVENTS_PER_STREAM + 1);
         assertThat(received.getLast().streamId()).isEqualTo(streamOfB);
         assertThat(metersA.counter("sagaflow.outbox.wakeups").count()).isEqualTo(1);
-    }
-
-    @Test
-    void aBusyLingeringRelayPublishesTheRowsCommittedJustAfterTheWakeUpInOneBatch() {
-        HazelcastInstance a = clusters.startMember(service);
-        OutboxSignal signal = new OutboxSignal();
-        // The longest linger allowed, far longer than two commits take here.
-        OutboxSettings lingering = new OutboxSettings(
-                BUCKETS,
-                SETTINGS.batchSize(),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(3),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                10_000,
-                Duration.ofMillis(50));
-        List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
-        EventPublisher counting = messages -> {
-            batches.add(messages.size());
-            bus.publish(messages);
-        };
-        relay(a, leases(a, lingering), counting, new SimpleMeterRegistry(), signal, lingering)
-                .start();
-        int backlog = STREAMS * EVENTS_PER_STREAM;
-        await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= backlog);
-        JdbcEventStore signalling = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, signal));
-        // A first wake-up, not lingered on (the relay was quiet), makes the relay busy for four lingers.
-        signalling.append("warming", ExpectedVersion.noStream(), List.of(new Incremented(1)), EventMetadata.newFlow());
-        await().pollInterval(Duration.ofMillis(2))
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> received.size() >= backlog + 1);
-        batches.clear();
-
-        signalling.append(
-                "lingered-1", ExpectedVersion.noStream(), List.of(new Incremented(1)), EventMetadata.newFlow());
-        signalling.append(
-                "lingered-2", ExpectedVersion.noStream(), List.of(new Incremented(2)), EventMetadata.newFlow());
-
-        await().atMost(Duration.ofSeconds(30)).until(() -> received.size() >= backlog + 3);
-        assertThat(batches).as("the second commit joined the first one's batch").containsExactly(2);
-    }
-
-    @Test
-    void aLingerLongerThanFiftyMillisecondsOrThePollIntervalIsRefused() {
-        for (Duration[] pollAndLinger : new Duration[][] {
-            {Duration.ofSeconds(1), Duration.ofMillis(51)},
-            {Duration.ofMillis(20), Duration.ofMillis(21)},
-            {Duration.ofSeconds(1), Duration.ofMillis(-1)}
-        }) {
-            assertThatThrownBy(() -> new OutboxSettings(
-                            BUCKETS,
-                            200,
-                            pollAndLinger[0],
-                            Duration.ofSeconds(3),
-                            Duration.ofHours(1),
-                            Duration.ofMinutes(1),
-                            10_000,
-                            pollAndLinger[1]))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("linger");
-        }
     }
 
     private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
