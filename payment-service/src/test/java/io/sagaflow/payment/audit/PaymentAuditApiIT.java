@@ -112,8 +112,26 @@ class PaymentAuditApiIT {
     }
 
     @Test
+    void withoutTheTotalsAPageHasTheSameOrdersAndNullTotals() {
+        pay(UUID.randomUUID(), UUID.randomUUID(), "4.00");
+
+        JsonNode with = http.get("/api/admin/audit/payments?limit=3").json();
+        JsonNode without =
+                http.get("/api/admin/audit/payments?limit=3&totals=false").json();
+
+        assertThat(without.get("orders")).isEqualTo(with.get("orders"));
+        assertThat(without.get("totalCaptured").isNull()).isTrue();
+        assertThat(without.get("totalRefunded").isNull()).isTrue();
+        assertThat(http.get("/api/admin/audit/payments?limit=3&totals=true")
+                        .json()
+                        .get("totalCaptured")
+                        .isNumber())
+                .isTrue();
+    }
+
+    @Test
     void aBadAfterOrLimitIs400Problem() {
-        for (String query : List.of("after=not-a-uuid", "after=1234", "limit=many")) {
+        for (String query : List.of("after=not-a-uuid", "after=1234", "limit=many", "totals=maybe")) {
             assertProblem(http.get("/api/admin/audit/payments?" + query), "INVALID_PARAMETER");
         }
         for (String limit : List.of("0", "-1", "10001")) {

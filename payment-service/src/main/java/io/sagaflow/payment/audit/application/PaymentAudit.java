@@ -9,8 +9,8 @@ import java.util.UUID;
  * nothing: captured equals refunded), one page of orders at a time. JSON field names are part of the API.
  *
  * @param orders one page of the orders with a payment, by order id (PostgreSQL's {@code uuid} order)
- * @param totalCaptured the sum of {@code captured} over all orders, not only this page's
- * @param totalRefunded the sum of {@code refunded} over all orders, not only this page's
+ * @param totalCaptured the sum of {@code captured} over all orders, not only this page's; null when not asked for
+ * @param totalRefunded the sum of {@code refunded} over all orders, not only this page's; null when not asked for
  */
 public record PaymentAudit(List<OrderMoney> orders, BigDecimal totalCaptured, BigDecimal totalRefunded) {
 

@@ -46,17 +46,20 @@ class JdbcPaymentAuditQuery implements PaymentAuditQuery {
     }
 
     @Override
-    public PaymentAudit audit(Optional<UUID> after, int limit) {
+    public PaymentAudit audit(Optional<UUID> after, int limit, boolean totals) {
         return snapshot.execute(status -> {
             List<OrderMoney> orders = after.isPresent()
                     ? jdbc.query(PER_ORDER + " and order_id > ?" + GROUPED, ORDER_MONEY, after.get(), limit)
                     : jdbc.query(PER_ORDER + GROUPED, ORDER_MONEY, limit);
-            BigDecimal[] totals = jdbc.queryForObject(
+            if (!totals) {
+                return new PaymentAudit(orders, null, null);
+            }
+            BigDecimal[] sums = jdbc.queryForObject(
                     "select coalesce(sum(amount) filter (where status in ('CAPTURED', 'REFUNDED')), 0),"
                             + " coalesce(sum(refunded_amount), 0)"
                             + " from payment_view where status <> 'PENDING'",
                     (rs, row) -> new BigDecimal[] {rs.getBigDecimal(1), rs.getBigDecimal(2)});
-            return new PaymentAudit(orders, Money.of(totals[0]), Money.of(totals[1]));
+            return new PaymentAudit(orders, Money.of(sums[0]), Money.of(sums[1]));
         });
     }
 }

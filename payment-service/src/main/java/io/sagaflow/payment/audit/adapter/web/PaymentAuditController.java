@@ -14,9 +14,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/admin/audit/payments?after=&limit=}: captured and refunded money per order, one page of orders at a
- * time (keyset pagination by order id), and the totals. A malformed {@code after} or a {@code limit} outside 1 to
- * 10 000 is a 400 problem.
+ * {@code GET /api/admin/audit/payments?after=&limit=&totals=}: captured and refunded money per order, one page of
+ * orders at a time (keyset pagination by order id), and the totals unless {@code totals=false}. A malformed {@code
+ * after} or {@code totals}, or a {@code limit} outside 1 to 10 000, is a 400 problem.
  */
 @RestController
 @Tag(name = "Admin", description = "Operator views for invariant checks")
@@ -38,7 +38,10 @@ class PaymentAuditController {
                     @RequestParam(defaultValue = "1000")
                     @Min(1)
                     @Max(10_000)
-                    int limit) {
-        return query.audit(Optional.ofNullable(after), limit);
+                    int limit,
+            @Parameter(description = "Whether to add the totals over every order, which read every payment")
+                    @RequestParam(defaultValue = "true")
+                    boolean totals) {
+        return query.audit(Optional.ofNullable(after), limit, totals);
     }
 }
