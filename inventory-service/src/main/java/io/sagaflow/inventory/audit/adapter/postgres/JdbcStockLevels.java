@@ -51,8 +51,12 @@ public class JdbcStockLevels implements StockLevels {
     public List<ActiveReservation> activeReservations(Optional<UUID> afterOrder, int orders) {
         // The page is cut at whole orders (the inner select), so one order's reservations never span two pages.
         return afterOrder.isPresent()
-                ? jdbc.query(
-                        RESERVATIONS_OF_ORDERS.formatted(" and order_id > ?"), RESERVATION, afterOrder.get(), orders)
-                : jdbc.query(RESERVATIONS_OF_ORDERS.formatted(""), RESERVATION, orders);
+                ? jdbc.query(reservationsPage(true), RESERVATION, afterOrder.get(), orders)
+                : jdbc.query(reservationsPage(false), RESERVATION, orders);
+    }
+
+    /** The statement of a page of reservations: its parameters are the order to start after, if any, and the limit. */
+    static String reservationsPage(boolean after) {
+        return RESERVATIONS_OF_ORDERS.formatted(after ? " and order_id > ?" : "");
     }
 }
