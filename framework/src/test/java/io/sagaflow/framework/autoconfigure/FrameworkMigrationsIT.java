@@ -84,9 +84,9 @@ class FrameworkMigrationsIT {
                         from pg_attribute a join pg_class c on c.oid = a.attrelid
                         where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
                           and c.relname <> 'flyway_schema_history' and a.attnum > 0 and not a.attisdropped
-                          and a.attstattarget is distinct from 10
-                        """, String.class))
-                .as("the only column not at 10 is the one given a target of its own")
+                          and a.attstattarget is distinct from %d
+                        """.formatted(StatisticsTargets.TARGET), String.class))
+                .as("the only column not at the target is the one given a target of its own")
                 .containsExactly("added_later.amount");
         assertThat(jdbc.queryForObject(
                         "select attstattarget from pg_attribute where attrelid = 'added_later'::regclass"
@@ -95,8 +95,9 @@ class FrameworkMigrationsIT {
                 .isEqualTo(200);
         assertThat(jdbc.queryForList("""
                         select a.attname from pg_attribute a join pg_class c on c.oid = a.attrelid
-                        where c.relname in ('es_event', 'added_later') and a.attnum > 0 and a.attstattarget = 10
-                        """, String.class)).contains("payload", "stream_id", "body");
+                        where c.relname in ('es_event', 'added_later') and a.attnum > 0 and a.attstattarget = %d
+                        """.formatted(StatisticsTargets.TARGET), String.class))
+                .contains("payload", "stream_id", "body");
     }
 
     @Test
