@@ -63,6 +63,38 @@ OPERATIONS = {
 
 T95 = None  # filled lazily from scipy
 
+# A saga's path through the services, stage by stage, from the services' own histograms: (key, title, service, metric,
+# labels). Lags run from an event's append in the service that wrote it, so a consumer's lag holds the writer's
+# outbox lag; the steps run from the order service's request to its decision on the answer. Quantiles of stages do
+# not add up to the quantile of their sum: read the p50s as where the time goes, the p95s as where the tail grows.
+SAGA_PATH = (
+    ("path_order_relay", "order's outbox: append → on the topic", "order", "sagaflow_outbox_lag_seconds", {}),
+    ("path_inventory_lag", "inventory: order's event appended → handled, committed", "inventory",
+     "sagaflow_consumer_lag_seconds", {"consumer": "inventory.order-saga"}),
+    ("path_inventory_batch", "inventory: a batch's transaction", "inventory", "sagaflow_consumer_batch_seconds",
+     {"consumer": "inventory.order-saga"}),
+    ("path_inventory_relay", "inventory's outbox: append → on the topic", "inventory", "sagaflow_outbox_lag_seconds",
+     {}),
+    ("path_payment_lag", "payment: order's event appended → handled, committed", "payment",
+     "sagaflow_consumer_lag_seconds", {"consumer": "payment.order-saga"}),
+    ("path_payment_batch", "payment: a batch's transaction", "payment", "sagaflow_consumer_batch_seconds",
+     {"consumer": "payment.order-saga"}),
+    ("path_payment_relay", "payment's outbox: append → on the topic", "payment", "sagaflow_outbox_lag_seconds", {}),
+    ("path_saga_inbox", "order: an answer appended → in the saga's inbox", "order", "sagaflow_consumer_lag_seconds",
+     {"consumer": "order.saga"}),
+    ("path_reserve_step", "saga step reserve stock: asked → answer decided", "order", "sagaflow_saga_step_seconds",
+     {"step": "reserve_stock"}),
+    ("path_charge_step", "saga step charge payment: asked → answer decided", "order", "sagaflow_saga_step_seconds",
+     {"step": "charge_payment"}),
+)
+# Mean events per batch, from a distribution summary's sum and count: (key, service, metric, labels).
+BATCH_SIZES = (
+    ("path_inventory_batch_size", "inventory", "sagaflow_consumer_batch_size", {"consumer": "inventory.order-saga"}),
+    ("path_payment_batch_size", "payment", "sagaflow_consumer_batch_size", {"consumer": "payment.order-saga"}),
+    ("path_saga_batch_size", "order", "sagaflow_saga_batch_size", {}),
+)
+
+
 
 def log(message: str) -> None:
     print(f"[sweep {dt.datetime.now():%H:%M:%S}] {message}", flush=True)
@@ -160,6 +192,12 @@ def bucket_counts(samples, name: str, match) -> dict[float, float]:
         bound = math.inf if le in ("+Inf", "Inf") else float(le)
         counts[bound] = counts.get(bound, 0.0) + value
     return counts
+
+
+def summed(samples, name: str, labels: dict) -> float:
+    """The sum of `name` over the label sets that carry every label of `labels`."""
+    return sum(value for metric, l, value in samples
+               if metric == name and all(l.get(k) == v for k, v in labels.items()))
 
 
 def delta_buckets(before: dict[float, float], after: dict[float, float]) -> dict[float, float] | None:
@@ -741,7 +779,8 @@ def gc_pauses(before: list[tuple[str, dict, float]], after: list[tuple[str, dict
 def server_metrics(before: dict[str, str | None], after: dict[str, str | None], duration_s: float) -> dict:
     """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process, and each
     JVM's collection pauses in the window."""
-    prefixes = ("http_server_requests_seconds", "sagaflow_saga_duration_seconds", GC_PAUSES)
+    prefixes = ("http_server_requests_seconds", "sagaflow_saga_", "sagaflow_outbox_lag_seconds",
+                "sagaflow_consumer_", GC_PAUSES)
     out: dict = {"histograms": False}
     per_process = {}
     for name, text_after in after.items():
@@ -765,7 +804,7 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
     def quantiles(prefix: str, buckets: dict[float, float] | None) -> None:
         if not buckets or max(buckets.values(), default=0) <= 0:
             return
-        if prefix != "saga":
+        if prefix != "saga" and not prefix.startswith("path_"):
             out["histograms"] = True
         for q, key in ((0.5, "p50"), (0.95, "p95"), (0.99, "p99")):
             v = histogram_quantile(q, buckets)
@@ -787,6 +826,18 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
                                lambda l, m=method, u=uri: l.get("method") == m and l.get("uri") == u))
     quantiles("saga", combined(lambda p: p.startswith("order-service-"), "sagaflow_saga_duration_seconds_bucket",
                                lambda l: True))
+    for key, _title, service, metric, labels in SAGA_PATH:
+        quantiles(key, combined(lambda p, s=service: p.startswith(f"{s}-service-"), f"{metric}_bucket",
+                                lambda l, want=labels: all(l.get(k) == v for k, v in want.items())))
+    for key, service, metric, labels in BATCH_SIZES:
+        totals = [0.0, 0.0]
+        for proc, (b, a) in per_process.items():
+            if not proc.startswith(f"{service}-service-"):
+                continue
+            for i, suffix in enumerate(("_sum", "_count")):
+                totals[i] += summed(a, metric + suffix, labels) - summed(b, metric + suffix, labels)
+        if totals[1] > 0:
+            out[key] = totals[0] / totals[1]
     if out.get("http_count") and duration_s:
         out["http_req_s"] = out["http_count"] / duration_s
     gc = {}

@@ -11,7 +11,8 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from sweep import OPERATIONS, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch
+from sweep import (BATCH_SIZES, OPERATIONS, SAGA_PATH, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt,
+                   stack_warmup_rate, welch)
 
 OP_TITLES = {"create_order": "create order", "reserve_stock": "reserve stock",
              "create_customer": "create customer", "poll_order": "poll order"}
@@ -487,6 +488,37 @@ def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
                                    for x in levels], rows))
 
 
+def saga_path_section(md: list[str], session, variants: list[str]) -> None:
+    """Where a saga's time goes, stage by stage, from the services' histograms (sweep.SAGA_PATH)."""
+    if not any(r.server.get(f"{key}_p50") is not None for r in session.runs for key, *_ in SAGA_PATH):
+        return
+    md.append("## Where a saga's time goes (server side)\n")
+    md.append("Each stage from the services' own histograms over the measured phase (`sagaflow_outbox_lag_seconds`, "
+              "`sagaflow_consumer_lag_seconds`, `sagaflow_consumer_batch_seconds`, `sagaflow_saga_step_seconds`; "
+              "means over repetitions). A lag runs from the event's append in the service that wrote it, so a "
+              "consumer's lag holds the writer's outbox lag; a step runs from the order service asking to its "
+              "decision on the answer, so it holds both hops. Quantiles of stages do not add up to the quantile of "
+              "the whole: the p50s say where the time goes, the p95s where the tail grows.\n")
+    batch_keys = {key.removesuffix("_size"): key for key, *_ in BATCH_SIZES}
+    for v in variants:
+        if len(variants) > 1:
+            md.append(f"### {v}\n")
+        rows = []
+        for level in levels_of(session, v):
+            runs = runs_of(session, v, level)
+            for key, title, *_ in (("saga", "saga E2E: placed → ended"),) + SAGA_PATH:
+                q = [mean_of(runs, f"{key}_{x}", "server") for x in ("p50", "p95", "p99")]
+                if all(x is None for x in q):
+                    continue
+                size = mean_of(runs, batch_keys[key], "server") if key in batch_keys else None
+                note = f"{size:.1f} events a batch" if size is not None else ""
+                rows.append([lvl(level), title, " / ".join(ms(x) for x in q), note])
+            size = mean_of(runs, "path_saga_batch_size", "server")
+            if size is not None:
+                rows.append([lvl(level), "order: a saga lane's batch", "", f"{size:.1f} sagas a batch"])
+        md.append(table(["level", "stage", "p50 / p95 / p99 ms", ""], rows))
+
+
 def write(session, final: bool) -> None:
     write_summary_json(session)
     if not final:
@@ -673,6 +705,8 @@ def write(session, final: bool) -> None:
                 rows.append([lvl(level), title, " / ".join(ms(x) for x in c), " / ".join(ms(x) for x in s), ms(gap)])
         md.append(table(["level", "operation", "client p50 / p95 / p99 ms", "server p50 / p95 / p99 ms",
                          "p95 gap ms"], rows))
+
+    saga_path_section(md, session, variants)
 
     # Resources.
     md.append("## CPU and memory per process\n")

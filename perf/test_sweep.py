@@ -89,6 +89,31 @@ class ClientMetricsTest(unittest.TestCase):
         self.assertEqual(server["poll_order_count"], 5.0)
 
 
+class SagaPathTest(unittest.TestCase):
+    @staticmethod
+    def inventory(lagged, batches, events):
+        return (
+            f'sagaflow_consumer_lag_seconds_bucket{{consumer="inventory.order-saga",le="0.05"}} {lagged}\n'
+            f'sagaflow_consumer_lag_seconds_bucket{{consumer="inventory.order-saga",le="+Inf"}} {lagged}\n'
+            'sagaflow_consumer_lag_seconds_bucket{consumer="inventory.product-events",le="0.05"} 0\n'
+            'sagaflow_consumer_lag_seconds_bucket{consumer="inventory.product-events",le="+Inf"} 999\n'
+            f'sagaflow_consumer_batch_size_sum{{consumer="inventory.order-saga"}} {events}\n'
+            f'sagaflow_consumer_batch_size_count{{consumer="inventory.order-saga"}} {batches}\n'
+            f'sagaflow_outbox_lag_seconds_bucket{{le="0.01"}} {lagged}\n'
+            f'sagaflow_outbox_lag_seconds_bucket{{le="+Inf"}} {lagged}\n'
+        )
+
+    def test_each_stage_from_its_own_service_and_consumer(self):
+        server = sweep.server_metrics({"inventory-service-0": self.inventory(10, 4, 12)},
+                                      {"inventory-service-0": self.inventory(30, 8, 32)}, 10.0)
+        self.assertEqual(server["path_inventory_lag_count"], 20.0)  # not the other consumer's 999
+        self.assertLessEqual(server["path_inventory_lag_p95"], 50.0)
+        self.assertEqual(server["path_inventory_relay_count"], 20.0)
+        self.assertNotIn("path_order_relay_count", server)  # the order service's outbox is the order service's
+        self.assertEqual(server["path_inventory_batch_size"], 5.0)  # (32 - 12) events in (8 - 4) batches
+        self.assertFalse(server["histograms"])  # those are the HTTP histograms, which this scrape lacks
+
+
 class GcPausesTest(unittest.TestCase):
     @staticmethod
     def scrape(minor_n, minor_s, major_n, major_s):

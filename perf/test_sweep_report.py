@@ -24,7 +24,9 @@ def made_up_run(variant: str, level: float, rep: int, t: float, slow: float) -> 
     for op in sweep.OPERATIONS:
         run.client.update({f"{op}_p50": p95 / 3, f"{op}_p95": p95, f"{op}_p99": p95 * 2, f"{op}_count": 10})
     run.server = {"histograms": True, "http_p50": p95 / 4, "http_p95": p95 * 0.8, "http_p99": p95 * 1.5,
-                  "saga_p50": 50.0, "saga_p95": 110.0, "saga_p99": 150.0, "create_order_p95": p95 * 0.7}
+                  "saga_p50": 50.0, "saga_p95": 110.0, "saga_p99": 150.0, "create_order_p95": p95 * 0.7,
+                  "path_inventory_lag_p50": 9.0, "path_inventory_lag_p95": 30.0, "path_inventory_lag_p99": 44.0,
+                  "path_inventory_batch_p50": 4.0, "path_inventory_batch_size": 2.5 + rep}
     run.resources = {g: {"cpu_mean": 20.0, "cpu_max": 40.0, "mem_mean_mb": 250.0, "mem_max_mb": 260.0,
                          "mem_last_mb": 255.0, "samples": 20}
                      for g in ("order-service-0", "inventory-service-0", "postgres", "k6", "machine")}
@@ -68,6 +70,8 @@ class ReportTest(unittest.TestCase):
         self.assertIn("the SLOs hold up to **250 iter/s** and break at **500**", md)
         self.assertIn("95 % CI", md)
         self.assertIn("Client-observed vs server-side", md)
+        self.assertIn("| 100 | inventory: order's event appended → handled, committed | 9.0 / 30.0 / 44.0 |  |", md)
+        self.assertIn("| 100 | inventory: a batch's transaction | 4.0 / – / – | 4.5 events a batch |", md)
         self.assertIn("Requested SLO level 250 iter/s: **PASS**", md)
         self.assertTrue(sweep_report.slo_level_passes(session, 250))
         self.assertFalse(sweep_report.slo_level_passes(session, 500))
