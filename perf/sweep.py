@@ -874,6 +874,7 @@ class Session:
         self.session_start = time.time()
         self.phases: list[tuple[str, float, float]] = []  # (label, start, end) of measured phases
         self.warmups: list[dict] = []  # what each --stack-warmup auto took
+        self.calibration: dict[str, dict | None] = {}  # the host's speed before and after the runs (calibrate.py)
 
     # Scrapes -------------------------------------------------------------------------------------------------
 
@@ -1226,6 +1227,20 @@ class Session:
         sweep_report.write(self, final)
 
 
+def calibration(out: Path) -> dict | None:
+    """The host's speed now (calibrate.py, ADR 0045), measured while no stack runs; None if it cannot be measured."""
+    import calibrate
+
+    try:
+        figures = calibrate.measure(out)
+    except OSError as e:
+        log(f"could not measure the host's speed: {e}")
+        return None
+    figures["stack_running"] = bool(stack_processes(ROOT))
+    log(f"this host now: {calibrate.describe(figures)}")
+    return figures
+
+
 def fmt(value, digits: int = 1) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
@@ -1395,6 +1410,7 @@ def main(argv: list[str]) -> int:
     session = Session(args, out, variants, k6)
     session.command = "perf/sweep " + " ".join(shlex.quote(a) for a in argv)
     session.k6_version = k6_version(k6)
+    session.calibration["before"] = calibration(out)
     interrupted = False
     try:
         session.run()
@@ -1403,6 +1419,8 @@ def main(argv: list[str]) -> int:
         log("interrupted: stopping k6 and writing what was measured")
     finally:
         session.close()
+        if session.runs and not interrupted:
+            session.calibration["after"] = calibration(out)
         if session.runs:
             session.interrupted = interrupted
             session.write_outputs(final=True)

@@ -11,6 +11,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
+import calibrate
 from sweep import (BATCH_SIZES, OPERATIONS, SAGA_PATH, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt,
                    stack_warmup_rate, welch)
 
@@ -412,6 +413,7 @@ def write_summary_json(session) -> None:
         "warmup": session.args.warmup,
         "stack_warmup": session.args.stack_warmup,
         "stack_warmups": getattr(session, "warmups", []),
+        "calibration": getattr(session, "calibration", {}),
         "slo": {"http_p95_ms": SLO_HTTP_P95_MS, "saga_p95_ms": SLO_SAGA_P95_MS, "errors": 0, "dropped": 0,
                 "saga_timeouts": 0},
         "variants": {v.name: v.describe() for v in session.variants},
@@ -444,12 +446,19 @@ def environment_lines(session) -> list[str]:
         pass
     java = "; ".join(f"{v}: {j}" if len(session.java) > 1 else j for v, j in session.java.items()) or "?"
     load = os.getloadavg()
-    return [
+    lines = [
         f"- Commit: `{commit}`; k6: `{getattr(session, 'k6_version', '?')}`; Java: `{java}`",
         f"- Machine: {psutil.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GiB, "
         f"{platform.system()} {platform.release()}; load average at the end {load[0]:.2f} / {load[1]:.2f} / "
         f"{load[2]:.2f}",
     ]
+    measured = getattr(session, "calibration", {})
+    for when, title in (("before", "before the runs"), ("after", "after them")):
+        said = calibrate.describe(measured.get(when))
+        if said:
+            stack = "the stack running idle" if measured[when].get("stack_running") else "no stack running"
+            lines.append(f"- The host's speed {title} (`perf/calibrate.py`, ADR 0045, {stack}): {said}")
+    return lines
 
 
 def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:

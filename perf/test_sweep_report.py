@@ -42,6 +42,9 @@ class ReportTest(unittest.TestCase):
         session = sweep.Session(args, out, variants, Path("k6"))
         session.command = "perf/sweep " + " ".join(argv)
         session.k6_version = "k6 test"
+        session.calibration = {"before": {"core_mb_s": 600.0, "pipe_round_trip_us_two_cores": 37.6,
+                                          "pipe_round_trip_us_one_core": 6.9, "fdatasync_ms": 0.4,
+                                          "stack_running": False}}
         session.session_start = time.time() - 600
         t = session.session_start
         for rep in range(1, args.repetitions + 1):
@@ -69,6 +72,9 @@ class ReportTest(unittest.TestCase):
             ["--levels", "100,250,500", "--repetitions", "3", "--slo-level", "250"], [sweep.Variant("run")])
         self.assertIn("the SLOs hold up to **250 iter/s** and break at **500**", md)
         self.assertIn("95 % CI", md)
+        self.assertIn("- The host's speed before the runs (`perf/calibrate.py`, ADR 0045, no stack running): one "
+                      "core hashes 600 MB/s", md)
+        self.assertNotIn("after them", md)
         self.assertIn("Client-observed vs server-side", md)
         self.assertIn("| 100 | inventory: order's event appended → handled, committed | 9.0 / 30.0 / 44.0 |  |", md)
         self.assertIn("| 100 | inventory: a batch's transaction | 4.0 / – / – | 4.5 events a batch |", md)

@@ -1,0 +1,130 @@
+"""How fast this machine is at the moment, in the three things the stack spends its time on (ADR 0045).
+
+A sweep measures the stack and the host together, and the hosts this runs on differ: the same commit has carried a
+load within its SLOs on one day and broken them at half that load on another. So every sweep measures the host too,
+before it starts the stack, and its report carries the figures beside the results:
+
+- one core: SHA-256 over 32 MiB held in memory, MB/s (the best of three, so a passing neighbour costs little);
+- a wake-up: one byte sent to another process over a pipe and one sent back, µs per round trip, the two processes on
+  different cores and on the same core. Every hand-over in the stack (a request to PostgreSQL's backend and back, a
+  message from a listener to a lane) is such a wake-up, and on a virtual machine one on another core can cost
+  several times one on the same core;
+- a commit: an 8 KiB write followed by fdatasync in the results folder, ms per write (what a PostgreSQL commit waits
+  for on the same disk).
+
+Run it alone with `perf/.venv/bin/python perf/calibrate.py [directory]`; it prints the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HASHED_MIB = 32
+ROUND_TRIPS = 20_000
+SYNCED_WRITES = 200
+
+
+def core_mb_s(mib: int = HASHED_MIB, tries: int = 3) -> float:
+    """MB/s of SHA-256 on one core, the best of `tries`."""
+    data = os.urandom(1 << 20) * mib
+    best = float("inf")
+    for _ in range(tries):
+        started = time.perf_counter()
+        hashlib.sha256(data).digest()
+        best = min(best, time.perf_counter() - started)
+    return len(data) / best / 1e6
+
+
+def pipe_round_trip_us(cpus: tuple[int, int] | None, round_trips: int = ROUND_TRIPS) -> float | None:
+    """µs per round trip of one byte between two processes over pipes; `cpus` pins them (None: where they run).
+
+    None when the pinning is refused (fewer cores than asked, or no sched_setaffinity on this system)."""
+    if cpus is not None:
+        if not hasattr(os, "sched_setaffinity") or max(cpus) >= len(os.sched_getaffinity(0)):
+            return None
+        allowed = sorted(os.sched_getaffinity(0))
+        cpus = (allowed[cpus[0]], allowed[cpus[1]])
+    ping_r, ping_w = os.pipe()
+    pong_r, pong_w = os.pipe()
+    child = os.fork()
+    if child == 0:  # the echo: answers every byte until the pipe closes
+        try:
+            os.close(ping_w)
+            os.close(pong_r)
+            if cpus is not None:
+                os.sched_setaffinity(0, {cpus[1]})
+            while os.read(ping_r, 1):
+                os.write(pong_w, b"x")
+        finally:
+            os._exit(0)
+    os.close(ping_r)
+    os.close(pong_w)
+    before = os.sched_getaffinity(0) if cpus is not None else None
+    try:
+        if cpus is not None:
+            os.sched_setaffinity(0, {cpus[0]})
+        for _ in range(200):  # both sides running and pinned before the clock starts
+            os.write(ping_w, b"x")
+            os.read(pong_r, 1)
+        started = time.perf_counter()
+        for _ in range(round_trips):
+            os.write(ping_w, b"x")
+            os.read(pong_r, 1)
+        elapsed = time.perf_counter() - started
+    finally:
+        os.close(ping_w)
+        os.close(pong_r)
+        os.waitpid(child, 0)
+        if before is not None:
+            os.sched_setaffinity(0, before)
+    return elapsed / round_trips * 1e6
+
+
+def fdatasync_ms(directory: Path, writes: int = SYNCED_WRITES) -> float:
+    """ms per 8 KiB write followed by fdatasync, in a scratch file in `directory`."""
+    block = os.urandom(8192)
+    fd, name = tempfile.mkstemp(prefix=".calibrate-", dir=directory)
+    try:
+        sync = getattr(os, "fdatasync", os.fsync)
+        started = time.perf_counter()
+        for _ in range(writes):
+            os.write(fd, block)
+            sync(fd)
+        return (time.perf_counter() - started) / writes * 1e3
+    finally:
+        os.close(fd)
+        os.unlink(name)
+
+
+def measure(directory: Path) -> dict:
+    """The host's figures, as the report and summary.json carry them."""
+    return {
+        "core_mb_s": round(core_mb_s(), 1),
+        "pipe_round_trip_us_two_cores": _rounded(pipe_round_trip_us((0, 1))),
+        "pipe_round_trip_us_one_core": _rounded(pipe_round_trip_us((0, 0))),
+        "fdatasync_ms": round(fdatasync_ms(directory), 3),
+    }
+
+
+def describe(figures: dict | None) -> str | None:
+    """The figures as one sentence of a report, or None when there are none."""
+    if not figures:
+        return None
+    two, one = figures.get("pipe_round_trip_us_two_cores"), figures.get("pipe_round_trip_us_one_core")
+    wake = f"{two:.1f} µs between two cores, {one:.1f} µs on one" if two is not None else f"{one:.1f} µs"
+    return (f"one core hashes {figures['core_mb_s']:.0f} MB/s (SHA-256); a pipe round trip between two processes "
+            f"takes {wake}; an 8 KiB write with fdatasync {figures['fdatasync_ms']:.2f} ms")
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(Path(sys.argv[1]) if len(sys.argv) > 1 else Path.cwd()), indent=2))
