@@ -497,6 +497,14 @@ def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
                                    for x in levels], rows))
 
 
+def by_variant(md: list[str], session, variants: list[str]):
+    """Each variant with its levels and their runs, heading the variant's block when there are several."""
+    for v in variants:
+        if len(variants) > 1:
+            md.append(f"### {v}\n")
+        yield v, [(level, runs_of(session, v, level)) for level in levels_of(session, v)]
+
+
 def saga_path_section(md: list[str], session, variants: list[str]) -> None:
     """Where a saga's time goes, stage by stage, from the services' histograms (sweep.SAGA_PATH)."""
     if not any(r.server.get(f"{key}_p50") is not None for r in session.runs for key, *_ in SAGA_PATH):
@@ -509,12 +517,9 @@ def saga_path_section(md: list[str], session, variants: list[str]) -> None:
               "decision on the answer, so it holds both hops. Quantiles of stages do not add up to the quantile of "
               "the whole: the p50s say where the time goes, the p95s where the tail grows.\n")
     batch_keys = {key.removesuffix("_size"): key for key, *_ in BATCH_SIZES}
-    for v in variants:
-        if len(variants) > 1:
-            md.append(f"### {v}\n")
+    for _, levels in by_variant(md, session, variants):
         rows = []
-        for level in levels_of(session, v):
-            runs = runs_of(session, v, level)
+        for level, runs in levels:
             for key, title, *_ in (("saga", "saga E2E: placed → ended"),) + SAGA_PATH:
                 q = [mean_of(runs, f"{key}_{x}", "server") for x in ("p50", "p95", "p99")]
                 if all(x is None for x in q):
@@ -635,12 +640,9 @@ def write(session, final: bool) -> None:
 
     # Per level.
     md.append("## Per level (means over repetitions)\n")
-    for v in variants:
-        if len(variants) > 1:
-            md.append(f"### {v}\n")
+    for _, levels in by_variant(md, session, variants):
         rows = []
-        for level in levels_of(session, v):
-            runs = runs_of(session, v, level)
+        for level, runs in levels:
             m = lambda k, s="client": mean_of(runs, k, s)  # noqa: E731
             rows.append([lvl(level), fmt(m("achieved_iter_s"), 1), fmt(m("http_req_s"), 1), ms(m("http_p50")),
                          ms(m("http_p95")), ms(m("http_p99")), f"{fmt(m('error_rate'), 3)} %",
@@ -649,8 +651,7 @@ def write(session, final: bool) -> None:
         md.append(table([f"target {unit}", "achieved iter/s", "HTTP req/s", "p50 ms", "p95 ms", "p99 ms",
                          "error rate", "dropped (sum)", "iterations (mean)"], rows))
         rows = []
-        for level in levels_of(session, v):
-            runs = runs_of(session, v, level)
+        for level, runs in levels:
             m = lambda k, s="client": mean_of(runs, k, s)  # noqa: E731
             polled = sum(r.client.get("saga_polled", 0) for r in runs)
             rows.append([lvl(level), ms(m("create_order_p95")), ms(m("reserve_stock_p95")),
