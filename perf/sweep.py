@@ -69,6 +69,10 @@ T95 = None  # filled lazily from scipy
 # not add up to the quantile of their sum: read the p50s as where the time goes, the p95s as where the tail grows.
 SAGA_PATH = (
     ("path_order_relay", "order's outbox: append → on the topic", "order", "sagaflow_outbox_lag_seconds", {}),
+    ("path_order_relay_select", "order's relay, per round: mark the last batch, select the next", "order",
+     "sagaflow_outbox_select_seconds", {}),
+    ("path_order_relay_publish", "order's relay, per round: publish the batch to the topic", "order",
+     "sagaflow_outbox_publish_seconds", {}),
     ("path_inventory_lag", "inventory: order's event appended → handled, committed", "inventory",
      "sagaflow_consumer_lag_seconds", {"consumer": "inventory.order-saga"}),
     ("path_inventory_batch", "inventory: a batch's transaction", "inventory", "sagaflow_consumer_batch_seconds",
@@ -779,7 +783,7 @@ def gc_pauses(before: list[tuple[str, dict, float]], after: list[tuple[str, dict
 def server_metrics(before: dict[str, str | None], after: dict[str, str | None], duration_s: float) -> dict:
     """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process, and each
     JVM's collection pauses in the window."""
-    prefixes = ("http_server_requests_seconds", "sagaflow_saga_", "sagaflow_outbox_lag_seconds",
+    prefixes = ("http_server_requests_seconds", "sagaflow_saga_", "sagaflow_outbox_",
                 "sagaflow_consumer_", GC_PAUSES)
     out: dict = {"histograms": False}
     per_process = {}

@@ -113,6 +113,18 @@ class SagaPathTest(unittest.TestCase):
         self.assertEqual(server["path_inventory_batch_size"], 5.0)  # (32 - 12) events in (8 - 4) batches
         self.assertFalse(server["histograms"])  # those are the HTTP histograms, which this scrape lacks
 
+    def test_the_order_relays_round_split_into_its_select_and_its_publish(self):
+        def order(select, publish):
+            return (f'sagaflow_outbox_select_seconds_bucket{{le="0.005"}} {select}\n'
+                    f'sagaflow_outbox_select_seconds_bucket{{le="+Inf"}} {select}\n'
+                    f'sagaflow_outbox_publish_seconds_bucket{{le="0.005"}} 0\n'
+                    f'sagaflow_outbox_publish_seconds_bucket{{le="0.01"}} {publish}\n'
+                    f'sagaflow_outbox_publish_seconds_bucket{{le="+Inf"}} {publish}\n')
+        server = sweep.server_metrics({"order-service-0": order(0, 0)}, {"order-service-0": order(7, 9)}, 10.0)
+        self.assertEqual(server["path_order_relay_select_count"], 7.0)
+        self.assertLessEqual(server["path_order_relay_select_p50"], 5.0)
+        self.assertGreater(server["path_order_relay_publish_p50"], 5.0)
+
 
 class GcPausesTest(unittest.TestCase):
     @staticmethod
