@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,46 +42,39 @@ def core_mb_s(mib: int = HASHED_MIB, tries: int = 3) -> float:
     return len(data) / best / 1e6
 
 
+# The other end of the pipes: answers every byte until its input closes.
+ECHO = "import os\nwhile os.read(0, 1):\n    os.write(1, b'x')\n"
+
+
 def pipe_round_trip_us(cpus: tuple[int, int] | None, round_trips: int = ROUND_TRIPS) -> float | None:
     """µs per round trip of one byte between two processes over pipes; `cpus` pins them (None: where they run).
 
-    None when the pinning is refused (fewer cores than asked, or no sched_setaffinity on this system)."""
+    None when the pinning is refused (fewer cores than asked, or no sched_setaffinity on this system). The other
+    process is a fresh interpreter rather than a fork, so a caller with threads of its own can measure too."""
     if cpus is not None:
         if not hasattr(os, "sched_setaffinity") or max(cpus) >= len(os.sched_getaffinity(0)):
             return None
         allowed = sorted(os.sched_getaffinity(0))
         cpus = (allowed[cpus[0]], allowed[cpus[1]])
-    ping_r, ping_w = os.pipe()
-    pong_r, pong_w = os.pipe()
-    child = os.fork()
-    if child == 0:  # the echo: answers every byte until the pipe closes
-        try:
-            os.close(ping_w)
-            os.close(pong_r)
-            if cpus is not None:
-                os.sched_setaffinity(0, {cpus[1]})
-            while os.read(ping_r, 1):
-                os.write(pong_w, b"x")
-        finally:
-            os._exit(0)
-    os.close(ping_r)
-    os.close(pong_w)
+    echo = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    ping, pong = echo.stdin.fileno(), echo.stdout.fileno()
     before = os.sched_getaffinity(0) if cpus is not None else None
     try:
         if cpus is not None:
+            os.sched_setaffinity(echo.pid, {cpus[1]})
             os.sched_setaffinity(0, {cpus[0]})
         for _ in range(200):  # both sides running and pinned before the clock starts
-            os.write(ping_w, b"x")
-            os.read(pong_r, 1)
+            os.write(ping, b"x")
+            os.read(pong, 1)
         started = time.perf_counter()
         for _ in range(round_trips):
-            os.write(ping_w, b"x")
-            os.read(pong_r, 1)
+            os.write(ping, b"x")
+            os.read(pong, 1)
         elapsed = time.perf_counter() - started
     finally:
-        os.close(ping_w)
-        os.close(pong_r)
-        os.waitpid(child, 0)
+        echo.stdin.close()
+        echo.wait(10)
+        echo.stdout.close()
         if before is not None:
             os.sched_setaffinity(0, before)
     return elapsed / round_trips * 1e6

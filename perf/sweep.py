@@ -99,7 +99,6 @@ BATCH_SIZES = (
 )
 
 
-
 def log(message: str) -> None:
     print(f"[sweep {dt.datetime.now():%H:%M:%S}] {message}", flush=True)
 
@@ -1232,7 +1231,7 @@ class Session:
 
 
 def calibration(out: Path) -> dict | None:
-    """The host's speed now (calibrate.py, ADR 0045), measured while no stack runs; None if it cannot be measured."""
+    """The host's speed now (calibrate.py, ADR 0045), and whether a stack was running; None if it cannot be measured."""
     import calibrate
 
     try:
