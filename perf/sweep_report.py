@@ -529,7 +529,8 @@ def saga_path_section(md: list[str], session, variants: list[str]) -> None:
                 rows.append([lvl(level), title, " / ".join(ms(x) for x in q), note])
             size = mean_of(runs, "path_saga_batch_size", "server")
             if size is not None:
-                rows.append([lvl(level), "order: a saga lane's batch", "", f"{size:.1f} sagas a batch"])
+                rows.append([lvl(level), "order: the saga runner's batch (one transaction)", "",
+                             f"{size:.1f} messages a batch"])
         md.append(table(["level", "stage", "p50 / p95 / p99 ms", ""], rows))
 
 
