@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+import calibrate
+
 ROOT = Path(__file__).resolve().parent.parent
 PIDS = ROOT / ".local" / "pids"
 HZ = os.sysconf("SC_CLK_TCK")
@@ -244,8 +246,21 @@ def pg_section(out: Path, window: float) -> list[str]:
     return lines + [""]
 
 
+def host_line(out: Path) -> list[str]:
+    """The host's speed before the stack started (calibrate.py, ADR 0045), if perf/profile measured it."""
+    measured = out / "calibration.json"
+    if not measured.exists():
+        return []
+    try:
+        said = calibrate.describe(json.loads(measured.read_text()))
+    except (ValueError, KeyError):
+        return []
+    return [f"The host before the stack started (`perf/calibrate.py`, ADR 0045): {said}.", ""] if said else []
+
+
 def summary(window: float, out: Path) -> str:
-    lines = [f"# Profile: {out.name}", "", "## Threads", "", (out / "threads.txt").read_text(), "## JFR CPU samples", ""]
+    lines = [f"# Profile: {out.name}", "", *host_line(out), "## Threads", "", (out / "threads.txt").read_text(),
+             "## JFR CPU samples", ""]
     for recording in sorted(out.glob("*.jfr")):
         lines += jfr_section(recording)
     lines += pg_section(out, window)

@@ -43,6 +43,20 @@ class ProfileReportTest(unittest.TestCase):
         self.assertIn("| order | 600 | 3000 | 1500 | 0.20 / 1.00 / 0.50 |", report)
         self.assertIn("| 1200 | 0.40 | 35.5 | `insert into outbox (bucket) values ($1)` |", report)
 
+    def test_the_summary_says_how_fast_the_host_was_when_it_was_measured(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            self.assertEqual(profile_report.host_line(out), [])
+            (out / "calibration.json").write_text(json.dumps({
+                "core_mb_s": 1500.0, "pipe_round_trip_us_two_cores": 84.2, "pipe_round_trip_us_one_core": 9.8,
+                "fdatasync_ms": 0.3}))
+            said = profile_report.host_line(out)[0]
+            (out / "calibration.json").write_text("{}")
+            self.assertEqual(profile_report.host_line(out), [])
+        self.assertEqual(said, "The host before the stack started (`perf/calibrate.py`, ADR 0045): one core hashes "
+                               "1500 MB/s (SHA-256); a pipe round trip between two processes takes 84.2 µs between "
+                               "two cores, 9.8 µs on one; an 8 KiB write with fdatasync 0.30 ms.")
+
     def test_the_window_of_the_postgres_figures_is_the_one_measured_when_there_is_one(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
