@@ -197,10 +197,14 @@ def bucket_counts(samples, name: str, match) -> dict[float, float]:
     return counts
 
 
-def summed(samples, name: str, labels: dict) -> float:
-    """The sum of `name` over the label sets that carry every label of `labels`."""
-    return sum(value for metric, l, value in samples
-               if metric == name and all(l.get(k) == v for k, v in labels.items()))
+def carries(labels: dict, wanted: dict) -> bool:
+    """Whether a sample's `labels` have every label of `wanted`, with its value."""
+    return all(labels.get(k) == v for k, v in wanted.items())
+
+
+def summed(samples, name: str, wanted: dict) -> float:
+    """The sum of `name` over the label sets that carry every label of `wanted`."""
+    return sum(value for metric, labels, value in samples if metric == name and carries(labels, wanted))
 
 
 def delta_buckets(before: dict[float, float], after: dict[float, float]) -> dict[float, float] | None:
@@ -831,7 +835,7 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
                                lambda l: True))
     for key, _title, service, metric, labels in SAGA_PATH:
         quantiles(key, combined(lambda p, s=service: p.startswith(f"{s}-service-"), f"{metric}_bucket",
-                                lambda l, want=labels: all(l.get(k) == v for k, v in want.items())))
+                                lambda l, want=labels: carries(l, want)))
     for key, service, metric, labels in BATCH_SIZES:
         totals = [0.0, 0.0]
         for proc, (b, a) in per_process.items():
