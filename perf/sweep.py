@@ -841,8 +841,11 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
         for proc, (b, a) in per_process.items():
             if not proc.startswith(f"{service}-service-"):
                 continue
-            for i, suffix in enumerate(("_sum", "_count")):
-                totals[i] += summed(a, metric + suffix, labels) - summed(b, metric + suffix, labels)
+            deltas = [summed(a, metric + suffix, labels) - summed(b, metric + suffix, labels)
+                      for suffix in ("_sum", "_count")]
+            if min(deltas) < 0:  # the process restarted in the window: its counters started again (as delta_buckets)
+                continue
+            totals = [t + d for t, d in zip(totals, deltas)]
         if totals[1] > 0:
             out[key] = totals[0] / totals[1]
     if out.get("http_count") and duration_s:

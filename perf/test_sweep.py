@@ -113,6 +113,13 @@ class SagaPathTest(unittest.TestCase):
         self.assertEqual(server["path_inventory_batch_size"], 5.0)  # (32 - 12) events in (8 - 4) batches
         self.assertFalse(server["histograms"])  # those are the HTTP histograms, which this scrape lacks
 
+    def test_a_replica_that_restarted_in_the_window_leaves_the_batch_size_to_the_others(self):
+        server = sweep.server_metrics(
+            {"inventory-service-0": self.inventory(0, 0, 0), "inventory-service-1": self.inventory(0, 50, 400)},
+            {"inventory-service-0": self.inventory(0, 100, 500), "inventory-service-1": self.inventory(0, 10, 20)},
+            10.0)
+        self.assertEqual(server["path_inventory_batch_size"], 5.0)  # replica 0's 500 events in 100 batches
+
     def test_the_order_relays_round_split_into_its_select_and_its_publish(self):
         def order(select, publish):
             return (f'sagaflow_outbox_select_seconds_bucket{{le="0.005"}} {select}\n'
