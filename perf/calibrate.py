@@ -46,23 +46,20 @@ def core_mb_s(mib: int = HASHED_MIB, tries: int = 3) -> float:
 ECHO = "import os\nwhile os.read(0, 1):\n    os.write(1, b'x')\n"
 
 
-def pipe_round_trip_us(cpus: tuple[int, int] | None, round_trips: int = ROUND_TRIPS) -> float | None:
-    """µs per round trip of one byte between two processes over pipes; `cpus` pins them (None: where they run).
+def pipe_round_trip_us(cpus: tuple[int, int], round_trips: int = ROUND_TRIPS) -> float | None:
+    """µs per round trip of one byte between two processes over pipes, pinned to the `cpus`-th cores allowed.
 
     None when the pinning is refused (fewer cores than asked, or no sched_setaffinity on this system). The other
     process is a fresh interpreter rather than a fork, so a caller with threads of its own can measure too."""
-    if cpus is not None:
-        if not hasattr(os, "sched_setaffinity") or max(cpus) >= len(os.sched_getaffinity(0)):
-            return None
-        allowed = sorted(os.sched_getaffinity(0))
-        cpus = (allowed[cpus[0]], allowed[cpus[1]])
+    if not hasattr(os, "sched_setaffinity") or max(cpus) >= len(os.sched_getaffinity(0)):
+        return None
+    before = os.sched_getaffinity(0)
+    allowed = sorted(before)
     echo = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     ping, pong = echo.stdin.fileno(), echo.stdout.fileno()
-    before = os.sched_getaffinity(0) if cpus is not None else None
     try:
-        if cpus is not None:
-            os.sched_setaffinity(echo.pid, {cpus[1]})
-            os.sched_setaffinity(0, {cpus[0]})
+        os.sched_setaffinity(echo.pid, {allowed[cpus[1]]})
+        os.sched_setaffinity(0, {allowed[cpus[0]]})
         for _ in range(200):  # both sides running and pinned before the clock starts
             os.write(ping, b"x")
             os.read(pong, 1)
@@ -75,8 +72,7 @@ def pipe_round_trip_us(cpus: tuple[int, int] | None, round_trips: int = ROUND_TR
         echo.stdin.close()
         echo.wait(10)
         echo.stdout.close()
-        if before is not None:
-            os.sched_setaffinity(0, before)
+        os.sched_setaffinity(0, before)
     return elapsed / round_trips * 1e6
 
 
