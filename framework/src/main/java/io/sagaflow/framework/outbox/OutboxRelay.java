@@ -32,29 +32,31 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Publishes outbox rows to the shared topic. One relay runs in every replica; the replicas of a service share the
  * outbox buckets through a {@link LeaseTable} on their per-service cluster, and each relay publishes only the rows of
- * the buckets it holds, oldest first, marking them published after the publisher confirmed them. Hence:
+ * the buckets it holds, oldest first, and deletes them once the publisher confirmed them. Hence:
  *
  * <ul>
- *   <li>at least once: a row is marked only after it was published; a relay that dies between the two leaves it
+ *   <li>at least once: a row is deleted only after it was published; a relay that dies between the two leaves it
  *       pending, and whoever takes the bucket over publishes it again;
  *   <li>no duplicates in normal operation: a bucket has one holder at a time, changed by compare-and-set;
  *   <li>per-stream order: a stream's rows are all in one bucket and published in id order.
  * </ul>
  *
- * A batch is marked in the same statement that selects the next one, so a busy relay costs one statement per batch
- * rather than two; the mark of the last batch is written before the relay's buckets can change hands (a rebalance,
- * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017).
+ * A batch is deleted in the same statement that selects the next one, so a busy relay costs one statement per batch
+ * rather than two; the last batch is deleted before the relay's buckets can change hands (a rebalance,
+ * {@link #stop()}) and at the latest one poll interval after it was published (ADR 0017). A published row is deleted,
+ * not marked and kept: a mark wrote the row anew with all its index entries, and the table of kept rows grew to
+ * hundreds of megabytes that vacuum and checkpoints went through (ADR 0046).
  *
  * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
  * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035).
  *
- * Published rows are deleted once older than the retention. See ADR 0003.
+ * Rows that an earlier version marked published and kept are pruned once older than the retention. See ADR 0003.
  */
 public final class OutboxRelay {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
-    private static final String MARK_PUBLISHED = "update outbox set published_at = now() where id = any(?)";
+    private static final String DELETE_PUBLISHED = "delete from outbox where id = any(?)";
 
     private final JdbcTemplate jdbc;
     private final LeaseTable leases;
@@ -75,8 +77,8 @@ public final class OutboxRelay {
     private volatile Thread thread;
     private UUID membershipRegistration;
     private Instant nextPrune = Instant.EPOCH;
-    /** Ids published but not yet marked; only the relay thread touches them. */
-    private Long[] unmarked = new Long[0];
+    /** Ids published but not deleted yet; only the relay thread touches them. */
+    private Long[] toDelete = new Long[0];
 
     public OutboxRelay(
             JdbcTemplate jdbc,
@@ -103,7 +105,7 @@ public final class OutboxRelay {
                 .publishPercentileHistogram()
                 .register(meters);
         this.select = Timer.builder("sagaflow.outbox.select")
-                .description("Time to mark the last batch published and select the next, per batch")
+                .description("Time to delete the last published batch and select the next, per batch")
                 .publishPercentileHistogram()
                 .register(meters);
         this.publish = Timer.builder("sagaflow.outbox.publish")
@@ -167,7 +169,7 @@ public final class OutboxRelay {
         while (running.get()) {
             try {
                 if (membershipChanged.getAndSet(false) || leases.dueForRenewal()) {
-                    markPublished();
+                    deletePublished();
                     leases.rebalance();
                     wakeups.holders(leases.holders(), settings.buckets());
                     backlog.set(countPending());
@@ -192,10 +194,10 @@ public final class OutboxRelay {
             }
         }
         try {
-            markPublished();
+            deletePublished();
         } catch (RuntimeException e) {
             // Whoever holds the buckets next publishes these rows again: at least once, as after a crash.
-            log.warn("could not mark {} published outbox rows", unmarked.length, e);
+            log.warn("could not delete {} published outbox rows", toDelete.length, e);
         }
     }
 
@@ -207,11 +209,11 @@ public final class OutboxRelay {
     int publishOnce() {
         Set<Integer> buckets = leases.held();
         if (buckets.isEmpty()) {
-            markPublished();
+            deletePublished();
             return 0;
         }
         long started = System.nanoTime();
-        List<Row> rows = markPublishedAndSelectPending(buckets);
+        List<Row> rows = deletePublishedAndSelectPending(buckets);
         long selected = System.nanoTime();
         select.record(selected - started, TimeUnit.NANOSECONDS);
         if (rows.isEmpty()) {
@@ -219,7 +221,7 @@ public final class OutboxRelay {
         }
         publisher.publish(rows.stream().map(Row::message).toList());
         publish.record(System.nanoTime() - selected, TimeUnit.NANOSECONDS);
-        unmarked = rows.stream().map(Row::id).toArray(Long[]::new);
+        toDelete = rows.stream().map(Row::id).toArray(Long[]::new);
         Instant now = clock.instant();
         for (Row row : rows) {
             lag.record(Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now));
@@ -228,42 +230,42 @@ public final class OutboxRelay {
         return rows.size();
     }
 
-    /** Writes the mark of the last published batch, if it is not written yet. */
-    void markPublished() {
-        if (unmarked.length == 0) {
+    /** Deletes the last published batch, if it is not deleted yet. */
+    void deletePublished() {
+        if (toDelete.length == 0) {
             return;
         }
-        Long[] ids = unmarked;
-        jdbc.update(MARK_PUBLISHED, ps -> {
+        Long[] ids = toDelete;
+        jdbc.update(DELETE_PUBLISHED, ps -> {
             Array array = ps.getConnection().createArrayOf("bigint", ids);
             ps.setArray(1, array);
         });
-        unmarked = new Long[0];
+        toDelete = new Long[0];
     }
 
     /**
-     * Marks the last published batch and selects the next one in one statement. The select sees the rows as they
-     * were before the statement, so it leaves out the ones it marks itself.
+     * Deletes the last published batch and selects the next one in one statement. The select sees the rows as they
+     * were before the statement, so it leaves out the ones it deletes itself.
      */
-    private List<Row> markPublishedAndSelectPending(Set<Integer> buckets) {
+    private List<Row> deletePublishedAndSelectPending(Set<Integer> buckets) {
         Integer[] held = buckets.toArray(Integer[]::new);
-        Long[] marking = unmarked;
-        List<Row> rows = jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held, marking));
-        unmarked = new Long[0];
+        Long[] deleting = toDelete;
+        List<Row> rows = jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held, deleting));
+        toDelete = new Long[0];
         return rows;
     }
 
-    private List<Row> query(Connection connection, Integer[] buckets, Long[] marking) throws java.sql.SQLException {
+    private List<Row> query(Connection connection, Integer[] buckets, Long[] deleting) throws java.sql.SQLException {
         List<Row> rows = new ArrayList<>(settings.batchSize());
-        try (var ps = connection.prepareStatement("with marked as (" + MARK_PUBLISHED + ")"
+        try (var ps = connection.prepareStatement("with deleted as (" + DELETE_PUBLISHED + ")"
                 + " select id, event_id::text, stream_id, stream_version, type,"
                 + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload"
                 + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
                 + " order by id limit ?")) {
-            Array marked = connection.createArrayOf("bigint", marking);
-            ps.setArray(1, marked);
+            Array deleted = connection.createArrayOf("bigint", deleting);
+            ps.setArray(1, deleted);
             ps.setArray(2, connection.createArrayOf("integer", buckets));
-            ps.setArray(3, marked);
+            ps.setArray(3, deleted);
             ps.setInt(4, settings.batchSize());
             try (var rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -320,7 +322,11 @@ public final class OutboxRelay {
         }
     }
 
-    /** Deletes published rows older than the retention; returns how many. */
+    /**
+     * Deletes rows marked published and older than the retention; returns how many. Only versions before ADR 0046
+     * marked rows instead of deleting them, so this clears what they left, also while they still run beside this one
+     * during a rolling update.
+     */
     public int prune() {
         int total = 0;
         int deleted;

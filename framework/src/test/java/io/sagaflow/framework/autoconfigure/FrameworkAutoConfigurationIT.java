@@ -112,10 +112,8 @@ class FrameworkAutoConfigurationIT {
             assertThat(event.traceparent()).startsWith("00-0af7651916cd43dd8448eb211c80319c");
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> jdbc.queryForObject(
-                                    "select count(*) from outbox where stream_id = ? and published_at is not null",
-                                    Integer.class,
-                                    stream)
-                            == 2);
+                                    "select count(*) from outbox where stream_id = ?", Integer.class, stream)
+                            == 0);
 
             // The same event again, as a relay that died before marking it would publish it.
             republish(event, "corr-42", "{\"name\":\"c\",\"limit\":3}");
@@ -224,7 +222,7 @@ class FrameworkAutoConfigurationIT {
             for (int i = 0; i < 20; i++) {
                 open(prefix + "a-" + i);
             }
-            awaitPublished(prefix, 21);
+            awaitPublished(prefix);
             gateOpen.countDown();
             await().atMost(Duration.ofSeconds(20)).until(() -> effects(prefix + "a-%") == 20);
             assertThat(jdbc.queryForObject(
@@ -270,13 +268,12 @@ class FrameworkAutoConfigurationIT {
         store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("b", 1)), EventMetadata.startingFlow("b"));
     }
 
-    private void awaitPublished(String streamPrefix, int count) {
+    /** Waits until every row of these streams left the outbox, which it does once published (ADR 0046). */
+    private void awaitPublished(String streamPrefix) {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> jdbc.queryForObject(
-                                "select count(*) from outbox where stream_id like ? and published_at is not null",
-                                Integer.class,
-                                streamPrefix + "%")
-                        >= count);
+                                "select count(*) from outbox where stream_id like ?", Integer.class, streamPrefix + "%")
+                        == 0);
     }
 
     private int effects(String streamPattern) {
