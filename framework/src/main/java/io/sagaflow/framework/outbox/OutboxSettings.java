@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param pollInterval longest wait between polls when no commit woke the relay: how late a row whose wake-up went
  *     astray is published (ADR 0035)
  * @param leaseTtl how long a bucket lease lasts without renewal: the takeover time when a replica dies silently
- * @param retention how long published rows are kept before pruning
+ * @param retention how long rows marked published by versions before ADR 0046 are kept before pruning
  * @param pruneInterval how often pruning runs
  * @param pruneBatchSize rows deleted per pruning statement
  */
