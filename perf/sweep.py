@@ -69,7 +69,7 @@ T95 = None  # filled lazily from scipy
 # not add up to the quantile of their sum: read the p50s as where the time goes, the p95s as where the tail grows.
 SAGA_PATH = (
     ("path_order_relay", "order's outbox: append → on the topic", "order", "sagaflow_outbox_lag_seconds", {}),
-    ("path_order_relay_select", "order's relay, per round: mark the last batch, select the next", "order",
+    ("path_order_relay_select", "order's relay, per round: finish the last batch, select the next", "order",
      "sagaflow_outbox_select_seconds", {}),
     ("path_order_relay_publish", "order's relay, per round: publish the batch to the topic", "order",
      "sagaflow_outbox_publish_seconds", {}),
