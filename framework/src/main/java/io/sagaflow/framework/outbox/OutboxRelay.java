@@ -11,8 +11,9 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
-import java.sql.Array;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,7 +57,14 @@ public final class OutboxRelay {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
-    private static final String DELETE_PUBLISHED = "delete from outbox where id = any(?)";
+    /**
+     * Deletes published rows by their place in the heap, checked by their id. By place, it is a TID scan whatever the
+     * planner thinks of the table; by id alone, the generic plan (ADR 0029) of a connection that first ran it while
+     * the outbox was small is a sequential scan, through a heap that holds up to a minute of deleted rows between
+     * vacuums. A row that moved since it was read (VACUUM FULL, CLUSTER) is not found at its old place, and the id
+     * check refuses whatever sits there now: it stays, and is published again, as after a crash (ADR 0046).
+     */
+    private static final String DELETE_PUBLISHED = "delete from outbox where ctid = any(?::tid[]) and id = any(?)";
 
     private final JdbcTemplate jdbc;
     private final LeaseTable leases;
@@ -77,8 +85,8 @@ public final class OutboxRelay {
     private volatile Thread thread;
     private UUID membershipRegistration;
     private Instant nextPrune = Instant.EPOCH;
-    /** Ids published but not deleted yet; only the relay thread touches them. */
-    private Long[] toDelete = new Long[0];
+    /** Rows published but not deleted yet; only the relay thread touches them. */
+    private Published toDelete = Published.NONE;
 
     public OutboxRelay(
             JdbcTemplate jdbc,
@@ -197,7 +205,7 @@ public final class OutboxRelay {
             deletePublished();
         } catch (RuntimeException e) {
             // Whoever holds the buckets next publishes these rows again: at least once, as after a crash.
-            log.warn("could not delete {} published outbox rows", toDelete.length, e);
+            log.warn("could not delete {} published outbox rows", toDelete.ids().length, e);
         }
     }
 
@@ -221,7 +229,7 @@ public final class OutboxRelay {
         }
         publisher.publish(rows.stream().map(Row::message).toList());
         publish.record(System.nanoTime() - selected, TimeUnit.NANOSECONDS);
-        toDelete = rows.stream().map(Row::id).toArray(Long[]::new);
+        toDelete = Published.of(rows);
         Instant now = clock.instant();
         for (Row row : rows) {
             lag.record(Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now));
@@ -232,15 +240,12 @@ public final class OutboxRelay {
 
     /** Deletes the last published batch, if it is not deleted yet. */
     void deletePublished() {
-        if (toDelete.length == 0) {
+        if (toDelete.isEmpty()) {
             return;
         }
-        Long[] ids = toDelete;
-        jdbc.update(DELETE_PUBLISHED, ps -> {
-            Array array = ps.getConnection().createArrayOf("bigint", ids);
-            ps.setArray(1, array);
-        });
-        toDelete = new Long[0];
+        Published deleting = toDelete;
+        jdbc.update(DELETE_PUBLISHED, ps -> deleting.bind(ps, 1));
+        toDelete = Published.NONE;
     }
 
     /**
@@ -249,30 +254,31 @@ public final class OutboxRelay {
      */
     private List<Row> deletePublishedAndSelectPending(Set<Integer> buckets) {
         Integer[] held = buckets.toArray(Integer[]::new);
-        Long[] deleting = toDelete;
+        Published deleting = toDelete;
         List<Row> rows = jdbc.execute((ConnectionCallback<List<Row>>) connection -> query(connection, held, deleting));
-        toDelete = new Long[0];
+        toDelete = Published.NONE;
         return rows;
     }
 
-    private List<Row> query(Connection connection, Integer[] buckets, Long[] deleting) throws java.sql.SQLException {
+    private List<Row> query(Connection connection, Integer[] buckets, Published deleting) throws SQLException {
         List<Row> rows = new ArrayList<>(settings.batchSize());
         try (var ps = connection.prepareStatement("with deleted as (" + DELETE_PUBLISHED + ")"
                 + " select id, event_id::text, stream_id, stream_version, type,"
-                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload"
+                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload,"
+                + " ctid::text"
                 + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
                 + " order by id limit ?")) {
-            Array deleted = connection.createArrayOf("bigint", deleting);
-            ps.setArray(1, deleted);
-            ps.setArray(2, connection.createArrayOf("integer", buckets));
-            ps.setArray(3, deleted);
-            ps.setInt(4, settings.batchSize());
+            deleting.bind(ps, 1);
+            ps.setArray(3, connection.createArrayOf("integer", buckets));
+            ps.setArray(4, connection.createArrayOf("bigint", deleting.ids()));
+            ps.setInt(5, settings.batchSize());
             try (var rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Instant occurredAt = rs.getTimestamp(7).toInstant();
                     String type = rs.getString(5);
                     rows.add(new Row(
                             rs.getLong(1),
+                            rs.getString(13),
                             new EventMessage(
                                     rs.getString(2),
                                     publisherOf(type),
@@ -349,5 +355,27 @@ public final class OutboxRelay {
         }
     }
 
-    private record Row(long id, EventMessage message) {}
+    private record Row(long id, String tid, EventMessage message) {}
+
+    /** The rows of a published batch: their places in the heap ({@code ctid}) and their ids, in the same order. */
+    private record Published(String[] tids, Long[] ids) {
+
+        static final Published NONE = new Published(new String[0], new Long[0]);
+
+        static Published of(List<Row> rows) {
+            return new Published(
+                    rows.stream().map(Row::tid).toArray(String[]::new),
+                    rows.stream().map(Row::id).toArray(Long[]::new));
+        }
+
+        boolean isEmpty() {
+            return ids.length == 0;
+        }
+
+        /** Binds the places and the ids of {@link #DELETE_PUBLISHED} from parameter {@code first} on. */
+        void bind(PreparedStatement ps, int first) throws SQLException {
+            ps.setArray(first, ps.getConnection().createArrayOf("text", tids));
+            ps.setArray(first + 1, ps.getConnection().createArrayOf("bigint", ids));
+        }
+    }
 }
