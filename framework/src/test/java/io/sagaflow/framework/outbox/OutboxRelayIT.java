@@ -155,10 +155,7 @@ class OutboxRelayIT {
 
     @Test
     void deletesEachBatchInTheStatementThatSelectsTheNextAndTheLastOneBeforeStopping() {
-        HazelcastInstance a = clusters.startMember(service);
-        LeaseTable leases = leases(a);
-        leases.rebalance();
-        OutboxRelay relay = relay(a, leases, bus, new SimpleMeterRegistry());
+        OutboxRelay relay = soleRelay();
         int all = STREAMS * EVENTS_PER_STREAM;
 
         assertThat(relay.publishOnce()).isEqualTo(SETTINGS.batchSize());
@@ -176,6 +173,29 @@ class OutboxRelayIT {
         assertThat(pending()).as("stopping deletes the last batch").isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> countByEventId().size() == all);
         assertThat(received).as("no row published twice").hasSize(all);
+    }
+
+    @Test
+    void aPublishedRowThatMovedIsPublishedAgainAndTheRowNowInItsPlaceIsKept() {
+        OutboxRelay relay = soleRelay();
+        int all = STREAMS * EVENTS_PER_STREAM;
+        assertThat(relay.publishOnce()).isEqualTo(SETTINGS.batchSize());
+
+        // The published batch moves before it is deleted: new versions at the table's end, then a rewrite that packs
+        // the rows, so the batch's old places hold rows of later batches, none of them published yet.
+        JdbcTemplate jdbc = stores.jdbc();
+        Long lastPublished = jdbc.queryForObject(
+                "select max(id) from (select id from outbox order by id limit ?) b", Long.class, SETTINGS.batchSize());
+        jdbc.update("update outbox set payload = payload where id <= ?", lastPublished);
+        jdbc.execute("vacuum full outbox");
+        relay.deletePublished();
+        assertThat(pending()).as("no row deleted at an old place").isEqualTo(all);
+
+        relay.start();
+        await().atMost(Duration.ofMinutes(2)).until(() -> pending() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> countByEventId().size() == all);
+        assertThat(received).as("every row published, the moved batch twice").hasSize(all + SETTINGS.batchSize());
+        assertStreamOrderOfFirstDeliveries();
     }
 
     @Test
@@ -216,6 +236,14 @@ class OutboxRelayIT {
         assertThat(metersA.counter("sagaflow.outbox.wakeups").count()).isEqualTo(1);
     }
 
+    /** A relay on the only member of the service's cluster, holding every bucket. */
+    private OutboxRelay soleRelay() {
+        HazelcastInstance member = clusters.startMember(service);
+        LeaseTable leases = leases(member);
+        leases.rebalance();
+        return relay(member, leases, bus, new SimpleMeterRegistry());
+    }
+
     private OutboxRelay relay(HazelcastInstance member, EventPublisher publisher, SimpleMeterRegistry meters) {
         return relay(member, leases(member), publisher, meters);
     }
@@ -226,32 +254,6 @@ class OutboxRelayIT {
 
     private LeaseTable leases(HazelcastInstance member, OutboxSettings settings) {
         return new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, BUCKETS, settings.leaseTtl(), Clock.systemUTC());
-    }
-
-    @Test
-    void aPublishedRowThatMovedIsPublishedAgainAndTheRowNowInItsPlaceIsKept() {
-        HazelcastInstance a = clusters.startMember(service);
-        LeaseTable leases = leases(a);
-        leases.rebalance();
-        OutboxRelay relay = relay(a, leases, bus, new SimpleMeterRegistry());
-        int all = STREAMS * EVENTS_PER_STREAM;
-        assertThat(relay.publishOnce()).isEqualTo(SETTINGS.batchSize());
-
-        // The published batch moves before it is deleted: new versions at the table's end, then a rewrite that packs
-        // the rows, so the batch's old places hold rows of later batches, none of them published yet.
-        JdbcTemplate jdbc = stores.jdbc();
-        Long lastPublished = jdbc.queryForObject(
-                "select max(id) from (select id from outbox order by id limit ?) b", Long.class, SETTINGS.batchSize());
-        jdbc.update("update outbox set payload = payload where id <= ?", lastPublished);
-        jdbc.execute("vacuum full outbox");
-        relay.deletePublished();
-        assertThat(pending()).as("no row deleted at an old place").isEqualTo(all);
-
-        relay.start();
-        await().atMost(Duration.ofMinutes(2)).until(() -> pending() == 0);
-        await().atMost(Duration.ofSeconds(30)).until(() -> countByEventId().size() == all);
-        assertThat(received).as("every row published, the moved batch twice").hasSize(all + SETTINGS.batchSize());
-        assertStreamOrderOfFirstDeliveries();
     }
 
     private OutboxRelay relay(
