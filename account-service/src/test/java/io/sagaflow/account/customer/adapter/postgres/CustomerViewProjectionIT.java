@@ -20,9 +20,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
 
-/** The customer view follows the events, is rebuildable by replay, and registrations reach the outbox. */
+/**
+ * The customer view follows the events, is rebuildable by replay, and registrations reach the outbox. No relay runs:
+ * these tests read the rows an append writes to the outbox, which a relay deletes once published (ADR 0046).
+ */
 @SagaflowIntegrationTest
+@TestPropertySource(properties = "sagaflow.outbox.relay-enabled=false")
 class CustomerViewProjectionIT {
 
     private static final String VIEW_ROWS = "select customer_id, email, name, address, phone, status, created_at,"
