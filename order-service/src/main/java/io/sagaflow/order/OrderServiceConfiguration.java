@@ -216,14 +216,16 @@ class OrderServiceConfiguration {
                 });
     }
 
-    /** Refuses new orders while too many saga messages wait on this member (ADR 0023). */
+    /** Refuses new orders while too many sagas are open or saga messages wait on this member (ADR 0023, 0047). */
     @Bean
     OrderAdmission orderAdmission(
             HazelcastSagaInbox inbox,
+            HazelcastSagaDeadlines deadlines,
             MeterRegistry meters,
             @Value("${sagaflow.order.admission.max-saga-backlog:5000}") int maxBacklog,
+            @Value("${sagaflow.order.admission.max-open-sagas:1000}") int maxOpenSagas,
             @Value("${sagaflow.order.admission.refresh:500ms}") Duration refresh) {
-        return new OrderAdmission(inbox::backlog, maxBacklog, refresh, meters);
+        return new OrderAdmission(inbox::backlog, maxBacklog, deadlines::open, maxOpenSagas, refresh, meters);
     }
 
     @Bean

@@ -218,6 +218,7 @@ class SagaJobIT {
                 .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"charge_payment\"")
                 .contains("sagaflow_saga_quarantined")
                 .contains("sagaflow_saga_backlog")
+                .contains("sagaflow_saga_open")
                 .contains("sagaflow_outbox_lag_seconds_count")
                 .contains("sagaflow_outbox_backlog")
                 .contains("sagaflow_consumer_lag_seconds_count{consumer=\"order.saga\"");
@@ -335,6 +336,27 @@ class SagaJobIT {
                         .get("deadline")
                         .asString());
         assertThat(deadlines.armed(order)).contains(deadline);
+    }
+
+    @Test
+    void aPlacedOrderIsAnOpenSagaUntilItEnds_andTooManyOpenSagasRefuseNewOrders() throws Exception {
+        UUID order = orderIdOf(placeOrder());
+        assertThat(deadlines.open()).as("sagas open on this member").isPositive();
+        try (OrderAdmission full =
+                new OrderAdmission(() -> 0, -1, deadlines::open, 0, Duration.ofMillis(10), new SimpleMeterRegistry())) {
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThatThrownBy(full::admit)
+                            .isInstanceOfSatisfying(
+                                    ApiException.class,
+                                    e -> assertThat(e.code()).isEqualTo("OPEN_SAGAS")));
+        }
+
+        answerStockReserved(order, awaitPublished("OrderPlaced", order).correlationId());
+        awaitPublished("PaymentRequested", order);
+        answerPaymentCaptured(order);
+        awaitStatus(order, "CONFIRMED");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> deadlines.armed(order).isEmpty());
     }
 
     @Test

@@ -13,36 +13,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sheds load at the door (ADR 0023): refuses new orders — 503 with {@code Retry-After}, nothing changed — while more
- * saga messages wait on this member than {@code maxBacklog}. A stack that cannot keep up then stops taking work it
- * cannot hold, instead of queueing it in the saga inbox, in the heap, until the service runs out of memory. Orders
- * already placed go on; reads, cancellations and the participants' answers are never refused.
+ * Sheds load at the door (ADR 0023, ADR 0047): refuses new orders — 503 with {@code Retry-After}, nothing changed —
+ * while more sagas are open on this member than {@code maxOpenSagas}, or more saga messages wait in its inbox than
+ * {@code maxBacklog}. A stack that cannot keep up then stops taking work it cannot finish in time, instead of
+ * queueing it — in the saga inbox, in the outbox, on the topic, in a participant's consumer — until the sagas run
+ * into their deadline or a service runs out of memory. Orders already placed go on; reads, cancellations and the
+ * participants' answers are never refused.
  *
- * <p>The backlog is read every {@code refresh} on one daemon thread, not per request: reading it costs a walk over
- * the member's partitions.
+ * <p>Both are read every {@code refresh} on one daemon thread, not per request: reading them costs a walk over the
+ * member's partitions.
  */
 public final class OrderAdmission implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(OrderAdmission.class);
 
-    private final IntSupplier backlog;
-    private final int maxBacklog;
+    private final Measure backlog;
+    private final Measure openSagas;
     private final Counter refused;
     private final ScheduledExecutorService refresher;
-    private volatile int current;
 
     /**
      * @param backlog the saga messages waiting on this member
-     * @param maxBacklog the most that may wait before new orders are refused; negative to never refuse
+     * @param maxBacklog the most that may wait before new orders are refused; negative to never refuse for it
+     * @param openSagas the sagas placed on this member's partitions and not yet ended
+     * @param maxOpenSagas the most that may be open before new orders are refused; negative to never refuse for it
      */
-    public OrderAdmission(IntSupplier backlog, int maxBacklog, Duration refresh, MeterRegistry meters) {
-        this.backlog = backlog;
-        this.maxBacklog = maxBacklog;
+    public OrderAdmission(
+            IntSupplier backlog,
+            int maxBacklog,
+            IntSupplier openSagas,
+            int maxOpenSagas,
+            Duration refresh,
+            MeterRegistry meters) {
+        this.backlog = new Measure(backlog, maxBacklog);
+        this.openSagas = new Measure(openSagas, maxOpenSagas);
         this.refused = Counter.builder("sagaflow.order.admission.refused")
-                .description("Orders refused because too many saga messages were waiting")
+                .description("Orders refused because too many sagas were open or too many saga messages waiting")
                 .register(meters);
-        Gauge.builder("sagaflow.saga.backlog", this, admission -> admission.current)
+        Gauge.builder("sagaflow.saga.backlog", this.backlog, measure -> measure.current)
                 .description("Saga messages waiting in this member's inbox, as last read")
+                .register(meters);
+        Gauge.builder("sagaflow.saga.open", this.openSagas, measure -> measure.current)
+                .description("Sagas placed on this member's partitions and not yet ended, as last read")
                 .register(meters);
         this.refresher = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("order-admission").daemon().factory());
@@ -52,32 +64,61 @@ public final class OrderAdmission implements AutoCloseable {
     /**
      * Returns if a new order may be placed now.
      *
-     * @throws ApiException 503 {@code SAGA_BACKLOG} if too many saga messages are waiting
+     * @throws ApiException 503 {@code OPEN_SAGAS} if too many sagas are open, {@code SAGA_BACKLOG} if too many saga
+     *     messages are waiting
      */
     public void admit() {
-        int waiting = current;
-        if (maxBacklog >= 0 && waiting > maxBacklog) {
-            refused.increment();
-            throw ApiException.unavailable(
+        if (openSagas.exceeded()) {
+            throw refuse(
+                    "OPEN_SAGAS",
+                    "The service has %d sagas under way (at most %d)".formatted(openSagas.current, openSagas.limit));
+        }
+        if (backlog.exceeded()) {
+            throw refuse(
                     "SAGA_BACKLOG",
-                    "The service has %d saga messages waiting (at most %d); no order was placed, retry after the time"
-                                    .formatted(waiting, maxBacklog)
-                            + " in Retry-After");
+                    "The service has %d saga messages waiting (at most %d)".formatted(backlog.current, backlog.limit));
         }
     }
 
-    /** Reads the backlog now (the scheduled thread does so every {@code refresh}). */
+    private ApiException refuse(String code, String reason) {
+        refused.increment();
+        return ApiException.unavailable(code, reason + "; no order was placed, retry after the time in Retry-After");
+    }
+
+    /** Reads both measures now (the scheduled thread does so every {@code refresh}). */
     void refresh() {
-        try {
-            current = backlog.getAsInt();
-        } catch (RuntimeException e) {
-            // The member is shutting down or not yet up: keep the last value.
-            log.debug("could not read the saga backlog", e);
-        }
+        backlog.read();
+        openSagas.read();
     }
 
     @Override
     public void close() {
         refresher.shutdownNow();
+    }
+
+    /** One measure of the load on this member, its limit and its value as last read. */
+    private static final class Measure {
+
+        private final IntSupplier source;
+        private final int limit;
+        private volatile int current;
+
+        Measure(IntSupplier source, int limit) {
+            this.source = source;
+            this.limit = limit;
+        }
+
+        boolean exceeded() {
+            return limit >= 0 && current > limit;
+        }
+
+        void read() {
+            try {
+                current = source.getAsInt();
+            } catch (RuntimeException e) {
+                // The member is shutting down or not yet up: keep the last value.
+                log.debug("could not read a measure of the saga load", e);
+            }
+        }
     }
 }

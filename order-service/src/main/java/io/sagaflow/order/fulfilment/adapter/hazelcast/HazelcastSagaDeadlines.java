@@ -71,6 +71,14 @@ public class HazelcastSagaDeadlines implements SagaDeadlines {
         return Optional.ofNullable(timers.get(orderId.toString())).map(Instant::parse);
     }
 
+    /**
+     * The sagas open on this member: placed on its partitions and not yet ended. Every such saga has its timer armed
+     * (the placement arms it, its end clears it), wherever its next message waits.
+     */
+    public int open() {
+        return Math.toIntExact(timers.getLocalMapStats().getOwnedEntryCount());
+    }
+
     private static long ttlMillis(Instant deadline) {
         return Math.max(1, Duration.between(Instant.now(), deadline).toMillis());
     }
