@@ -10,7 +10,10 @@ before it starts the stack, and its report carries the figures beside the result
   message from a listener to a lane) is such a wake-up, and on a virtual machine one on another core can cost
   several times one on the same core;
 - a commit: an 8 KiB write followed by fdatasync in the results folder, ms per write (what a PostgreSQL commit waits
-  for on the same disk).
+  for on the same disk);
+- steal: the share of the time the hashing core wanted to run and the hypervisor ran something else (/proc/stat's
+  steal over the hashing, ADR 0048). A host that steals now is likely to steal during the runs too, which the sweep
+  measures run by run.
 
 Run it alone with `perf/.venv/bin/python perf/calibrate.py [directory]`; it prints the figures as JSON.
 """
@@ -92,10 +95,26 @@ def fdatasync_ms(directory: Path, writes: int = SYNCED_WRITES) -> float:
         os.unlink(name)
 
 
+def stolen_seconds(stat: Path = Path("/proc/stat")) -> float | None:
+    """Seconds stolen from all this machine's cores since boot (the 8th value of /proc/stat's cpu line), or None."""
+    try:
+        values = stat.read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    if len(values) < 9 or values[0] != "cpu":
+        return None
+    return int(values[8]) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(directory: Path) -> dict:
     """The host's figures, as the report and summary.json carry them."""
+    stolen, started = stolen_seconds(), time.perf_counter()
+    hashing = core_mb_s()
+    elapsed, stolen_after = time.perf_counter() - started, stolen_seconds()
     return {
-        "core_mb_s": round(core_mb_s(), 1),
+        "core_mb_s": round(hashing, 1),
+        "steal_pct_while_hashing": None if stolen is None or stolen_after is None
+        else round(100.0 * max(0.0, stolen_after - stolen) / elapsed, 1),
         "pipe_round_trip_us_two_cores": _rounded(pipe_round_trip_us((0, 1))),
         "pipe_round_trip_us_one_core": _rounded(pipe_round_trip_us((0, 0))),
         "fdatasync_ms": round(fdatasync_ms(directory), 3),
@@ -108,8 +127,11 @@ def describe(figures: dict | None) -> str | None:
         return None
     two, one = figures.get("pipe_round_trip_us_two_cores"), figures.get("pipe_round_trip_us_one_core")
     wake = f"{two:.1f} µs between two cores, {one:.1f} µs on one" if two is not None else f"{one:.1f} µs"
-    return (f"one core hashes {figures['core_mb_s']:.0f} MB/s (SHA-256); a pipe round trip between two processes "
-            f"takes {wake}; an 8 KiB write with fdatasync {figures['fdatasync_ms']:.2f} ms")
+    steal = figures.get("steal_pct_while_hashing")
+    return (f"one core hashes {figures['core_mb_s']:.0f} MB/s (SHA-256)"
+            + ("" if steal is None else f", the host taking {steal:.1f} % of its time (steal)")
+            + f"; a pipe round trip between two processes takes {wake}; an 8 KiB write with fdatasync "
+            f"{figures['fdatasync_ms']:.2f} ms")
 
 
 def _rounded(value: float | None) -> float | None:

@@ -341,6 +341,13 @@ def threads_seconds(tasks: list[Path]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def steal_share(before: tuple[float, float] | None, after: tuple[float, float]) -> float | None:
+    """% of one core stolen between two readings of (monotonic seconds, steal seconds summed over all cores)."""
+    if before is None or after[0] <= before[0]:
+        return None
+    return 100.0 * max(0.0, after[1] - before[1]) / (after[0] - before[0])
+
+
 def stack_warmup_rate(args: argparse.Namespace) -> float:
     """The rate of the discarded warm-up after a start: as set, else the first level but at most 50 iter/s."""
     return args.stack_warmup_rate or min(args.levels[0], 50)
@@ -489,6 +496,10 @@ class Sampler(threading.Thread):
     the JIT compiler threads of all the stack's JVMs, a part of their CPU (no memory), which shows whether they
     were still compiling, that is warming up, in a measured phase.
 
+    'steal' is not a process: it is the time the hypervisor gave this machine's virtual cores to someone else while
+    they had work (the `steal` column of /proc/stat, % of one core). 'machine' counts it as busy, the stack cannot use
+    it, and it moves from minute to minute on a shared host (ADR 0048).
+
     The sampler runs on the machine it measures, so what it reads is chosen by its cost. PostgreSQL's proportional set
     size walks the page tables of every backend: with 50 busy backends about 0.14 s of a core a reading, 14 % of a
     core when read every second on the 2-core box, taken from the stack under test; it is read every `slow_every`
@@ -513,6 +524,7 @@ class Sampler(threading.Thread):
         self.pss: tuple[float, float] | None = None  # (monotonic time read, bytes)
         self.jit_threads: tuple[float, list[int], list[Path]] | None = None  # (time looked for, pids, task folders)
         self.proc = Path("/proc")
+        self.last_steal: tuple[float, float] | None = None  # (monotonic time read, steal seconds of all cores)
 
     def set_extra(self, name: str, pid: int | None) -> None:
         with self.lock:
@@ -595,6 +607,12 @@ class Sampler(threading.Thread):
         machine_cpu = self.psutil.cpu_percent(interval=None) * self.cores
         vm = self.psutil.virtual_memory()
         rows.append({"t": now, "group": "machine", "cpu": machine_cpu, "mem_mb": (vm.total - vm.available) / 2**20})
+        stolen = getattr(self.psutil.cpu_times(), "steal", None)
+        if stolen is not None:
+            last, self.last_steal = self.last_steal, (mono, stolen)
+            share = steal_share(last, self.last_steal)
+            if share is not None:
+                rows.append({"t": now, "group": "steal", "cpu": share, "mem_mb": 0.0})
         with self.lock:
             self.samples.extend(rows)
 
@@ -1061,9 +1079,15 @@ class Session:
         k6res = run.resources.get("k6")
         if k6res and k6res["cpu_mean"] > 85:
             run.notes.append(f"k6 used {k6res['cpu_mean']:.0f} % of a core on average: near the generator's limit")
+        steal = run.resources.get("steal")
+        if steal and steal["cpu_mean"] > self.args.steal_noted:
+            run.notes.append(f"{run.label}: the host took {steal['cpu_mean']:.1f} % of a core from this machine while "
+                             f"it had work (steal, at most {steal['cpu_max']:.0f} % in a sample): the stack and k6 had "
+                             "that much less than the whole cores, so this run is slower than the same code on a host "
+                             "that steals nothing")
         if "machine" in run.resources:
-            ours = sum(r["cpu_mean"] for g, r in run.resources.items() if g not in ("machine", "jit"))
-            other = run.resources["machine"]["cpu_mean"] - ours
+            ours = sum(r["cpu_mean"] for g, r in run.resources.items() if g not in ("machine", "jit", "steal"))
+            other = run.resources["machine"]["cpu_mean"] - ours - (steal["cpu_mean"] if steal else 0.0)
             if other > 20:
                 run.notes.append(f"{run.label}: processes outside the stack, k6 and this harness used {other:.0f} % "
                                  "of a core: the machine was not quiet")
@@ -1315,6 +1339,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "load; MAX defaults to 10m)")
     p.add_argument("--jit-settled", type=float, default=10.0,
                    help="compiler CPU (%% of a core, all JVMs) below which the stack counts as warmed up")
+    p.add_argument("--steal-noted", type=float, default=5.0,
+                   help="steal (%% of a core the host took from this machine's busy cores) above which a run's "
+                        "report notes it (ADR 0048)")
     p.add_argument("--stack-warmup-rate", type=float, default=None,
                    help="rate of that run (default: the first level, at most 50 iter/s: a cold stack at a rate "
                         "near its limit falls behind while the JIT compiles and may not catch up)")

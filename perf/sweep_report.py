@@ -36,6 +36,7 @@ REPEATED = [
     ("http_p95", "server", "server HTTP p95", "ms"),
     ("saga_p95", "server", "server saga p95", "ms"),
     ("jit_cpu", "resources", "JIT compilers' CPU", "%"),
+    ("steal_cpu", "resources", "host's steal", "% of a core"),
     ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses", "%"),
 ]
 
@@ -52,12 +53,15 @@ AB_METRICS = [
     ("cpu_ms_per_iter", "resources", "stack CPU ms per iteration"),
     ("stack_mem", "resources", "stack memory MB"),
     ("jit_cpu", "resources", "JIT compilers' CPU (% of a core)"),
+    ("steal_cpu", "resources", "host's steal (% of a core)"),
     ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses (%)"),
 ]
 
-# Not processes of the stack: k6, the whole machine, and the JVMs' compiler threads (a part of the JVMs' CPU).
-NOT_STACK = ("k6", "machine", "jit", "sweep")
+# Not processes of the stack: k6, the whole machine, the JVMs' compiler threads (a part of the JVMs' CPU) and the
+# host's steal (no process of this machine's at all).
+NOT_STACK = ("k6", "machine", "jit", "sweep", "steal")
 LABELS = {"jit": "jit (the JVMs' compiler threads, part of their CPU)",
+          "steal": "steal (the host's: time this machine's busy cores did not get, ADR 0048)",
           "sweep": "sweep (this harness: its sampler, k6's output, the scrapes)"}
 
 
@@ -108,6 +112,8 @@ def resource_totals(run) -> dict:
               "stack_mem": sum(r["mem_last_mb"] for r in stack.values())}
     if "jit" in run.resources:
         totals["jit_cpu"] = run.resources["jit"]["cpu_mean"]
+    if "steal" in run.resources:
+        totals["steal_cpu"] = run.resources["steal"]["cpu_mean"]
     # What an iteration costs: unlike latency, it moves little with the machine's load, so an A/B of an efficiency
     # change shows in it at a rate below saturation (at saturation the CPU is capped and this only falls).
     achieved = run.client.get("achieved_iter_s")
@@ -314,7 +320,7 @@ def charts(session) -> dict[str, str]:
             ("cpu", "cpu", "CPU of every process over the session", "% of one core", "cpu.png"),
         ):
             fig, ax = plt.subplots(figsize=(10, 5))
-            shown = [g for g in groups if not (kind == "memory" and g == "jit")]
+            shown = [g for g in groups if not (kind == "memory" and g in ("jit", "steal"))]
             for label, start, end in session.phases:
                 ax.axvspan((start - t0) / 60, (end - t0) / 60, color="grey", alpha=0.12)
             for g in shown:
@@ -628,7 +634,7 @@ def write(session, final: bool) -> None:
                   f"stack with `SAGAFLOW_SPRING_ARGS={sweep_histogram_arg()}` (the sweep does when it starts it)")
     for v, idle in session.idle.items():
         machine = idle.get("machine", {}).get("cpu_mean")
-        ours = sum(r["cpu_mean"] for g, r in idle.items() if g not in NOT_STACK)
+        ours = sum(r["cpu_mean"] for g, r in idle.items() if g not in NOT_STACK) + idle.get("steal", {}).get("cpu_mean", 0)
         if machine is not None and machine - ours > 20:
             which = f" ({v})" if len(session.idle) > 1 else ""
             md.append(f"- **The machine was busy**: at idle after the runs{which}, "
@@ -743,7 +749,7 @@ def write(session, final: bool) -> None:
                     continue
                 row.append(f"{statistics.fmean(x['cpu_mean'] for x in rs):.0f} % "
                            f"(max {max(x['cpu_max'] for x in rs):.0f})"
-                           + ("" if g == "jit" else f" · {statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB "
+                           + ("" if g in ("jit", "steal") else f" · {statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB "
                               f"(max {max(x['mem_max_mb'] for x in rs):.0f})"))
             rows.append(row)
         totals = ["**stack total**"]

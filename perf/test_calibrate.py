@@ -33,6 +33,21 @@ class CalibrateTest(unittest.TestCase):
         self.assertIn("takes 6.9 µs;", calibrate.describe({"core_mb_s": 1.0, "pipe_round_trip_us_two_cores": None,
                                                            "pipe_round_trip_us_one_core": 6.9, "fdatasync_ms": 1.0}))
         self.assertIsNone(calibrate.describe(None))
+        self.assertIn("hashes 612 MB/s (SHA-256), the host taking 4.2 % of its time (steal); a pipe",
+                      calibrate.describe({"core_mb_s": 612.4, "steal_pct_while_hashing": 4.2,
+                                          "pipe_round_trip_us_two_cores": 37.6, "pipe_round_trip_us_one_core": 6.9,
+                                          "fdatasync_ms": 0.412}))
+
+    def test_reads_the_stolen_seconds_of_all_cores_from_proc_stat(self):
+        with tempfile.TemporaryDirectory() as directory:
+            stat = Path(directory) / "stat"
+            ticks = os.sysconf("SC_CLK_TCK")
+            stat.write_text(f"cpu  100 0 50 900 3 0 7 {4 * ticks} 0 0\ncpu0 50 0 25 450 1 0 3 {2 * ticks} 0 0\n")
+            self.assertEqual(calibrate.stolen_seconds(stat), 4.0)
+            stat.write_text("intr 1 2 3\n")
+            self.assertIsNone(calibrate.stolen_seconds(stat))
+            self.assertIsNone(calibrate.stolen_seconds(Path(directory) / "absent"))
+        self.assertIsNotNone(calibrate.stolen_seconds())  # this Linux machine has one
 
 
 if __name__ == "__main__":

@@ -297,6 +297,45 @@ class CompilerThreadsTest(unittest.TestCase):
         self.assertAlmostEqual(sampler.measure("jit", [10])[0], 380 / ticks)
 
 
+class StealTest(unittest.TestCase):
+    """The host's steal, from /proc/stat's steal seconds of all cores, as % of one core between two readings."""
+
+    def test_steal_seconds_over_wall_seconds(self):
+        self.assertAlmostEqual(sweep.steal_share((100.0, 40.0), (102.0, 40.5)), 25.0)
+
+    def test_no_earlier_reading_or_no_time_passed_gives_nothing(self):
+        self.assertIsNone(sweep.steal_share(None, (100.0, 40.0)))
+        self.assertIsNone(sweep.steal_share((100.0, 40.0), (100.0, 41.0)))
+
+    def test_the_sampler_adds_a_steal_row_from_the_second_sample_on(self):
+        stolen = iter([10.0, 10.3])
+        fake = types.SimpleNamespace(cpu_percent=lambda interval=None: 50.0,
+                                     cpu_times=lambda: types.SimpleNamespace(steal=next(stolen)),
+                                     virtual_memory=lambda: types.SimpleNamespace(total=2**30, available=2**29))
+        sampler = sweep.Sampler(Path(tempfile.mkdtemp()), 1.0)
+        sampler.psutil = fake
+        sampler.groups = lambda: {}
+        sampler.sample_once()
+        self.assertEqual([r["group"] for r in sampler.samples], ["machine"])
+        mono, _ = sampler.last_steal
+        sampler.last_steal = (mono - 1.0, 10.0)  # as if read a second earlier
+        sampler.sample_once()
+        steal = [r for r in sampler.samples if r["group"] == "steal"]
+        self.assertEqual(len(steal), 1)
+        self.assertAlmostEqual(steal[0]["cpu"], 30.0, delta=1.0)
+
+    def test_a_system_without_steal_gives_no_row(self):
+        fake = types.SimpleNamespace(cpu_percent=lambda interval=None: 50.0,
+                                     cpu_times=lambda: types.SimpleNamespace(user=1.0),
+                                     virtual_memory=lambda: types.SimpleNamespace(total=2**30, available=2**29))
+        sampler = sweep.Sampler(Path(tempfile.mkdtemp()), 1.0)
+        sampler.psutil = fake
+        sampler.groups = lambda: {}
+        sampler.sample_once()
+        sampler.sample_once()
+        self.assertEqual({r["group"] for r in sampler.samples}, {"machine"})
+
+
 class PostgresMemoryTest(unittest.TestCase):
     """The sampler reads PostgreSQL's CPU every time, its proportional set size (costly) only every slow_every s."""
 

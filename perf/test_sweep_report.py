@@ -140,6 +140,32 @@ class ReportTest(unittest.TestCase):
         self.assertIn("discarded load at 80 iter/s until the JVMs' JIT compilers used at most 10 % of a core over a "
                       "minute (it took 240 s, ending at 6.5 %)", md)
 
+    def test_the_hosts_steal_is_shown_apart_from_the_stack_and_named_in_the_run_it_slowed(self):
+        random.seed(3)
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
+        run = made_up_run("run", 100, 1, time.time(), slow=1.0)
+        stack_cpu = sweep_report.resource_totals(run)["stack_cpu"]
+        run.resources["steal"] = {"cpu_mean": 12.5, "cpu_max": 31.0, "mem_mean_mb": 0.0, "mem_max_mb": 0.0,
+                                  "mem_last_mb": 0.0, "samples": 20}
+        quiet = made_up_run("run", 100, 2, time.time(), slow=1.0)
+        quiet.resources["steal"] = dict(run.resources["steal"], cpu_mean=4.0)
+        session.judge(run)
+        session.judge(quiet)
+        session.runs.append(run)
+        self.assertIn("run-100-r1: the host took 12.5 % of a core from this machine while it had work (steal, at "
+                      "most 31 % in a sample): the stack and k6 had that much less than the whole cores, so this "
+                      "run is slower than the same code on a host that steals nothing", run.notes)
+        self.assertFalse(any("steal" in n for n in quiet.notes))  # under --steal-noted (5 %)
+        self.assertEqual(sweep_report.resource_totals(run)["stack_cpu"], stack_cpu)
+        self.assertEqual(sweep_report.resource_totals(run)["steal_cpu"], 12.5)
+        sweep_report.write(session, final=True)
+        md = (out / "report.md").read_text()
+        self.assertIn("| steal (the host's: time this machine's busy cores did not get, ADR 0048) | 12 % (max 31) |",
+                      md)
+
     def test_the_harness_is_shown_apart_from_the_stack(self):
         run = made_up_run("run", 100, 1, time.time(), slow=1.0)
         stack_cpu = sweep_report.resource_totals(run)["stack_cpu"]
