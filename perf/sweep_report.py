@@ -60,6 +60,8 @@ AB_METRICS = [
 # Not processes of the stack: k6, the whole machine, the JVMs' compiler threads (a part of the JVMs' CPU) and the
 # host's steal (no process of this machine's at all).
 NOT_STACK = ("k6", "machine", "jit", "sweep", "steal")
+# Groups with CPU and no memory of their own.
+CPU_ONLY = ("jit", "steal")
 LABELS = {"jit": "jit (the JVMs' compiler threads, part of their CPU)",
           "steal": "steal (the host's: time this machine's busy cores did not get, ADR 0048)",
           "sweep": "sweep (this harness: its sampler, k6's output, the scrapes)"}
@@ -320,7 +322,7 @@ def charts(session) -> dict[str, str]:
             ("cpu", "cpu", "CPU of every process over the session", "% of one core", "cpu.png"),
         ):
             fig, ax = plt.subplots(figsize=(10, 5))
-            shown = [g for g in groups if not (kind == "memory" and g in ("jit", "steal"))]
+            shown = [g for g in groups if not (kind == "memory" and g in CPU_ONLY)]
             for label, start, end in session.phases:
                 ax.axvspan((start - t0) / 60, (end - t0) / 60, color="grey", alpha=0.12)
             for g in shown:
@@ -634,11 +636,12 @@ def write(session, final: bool) -> None:
                   f"stack with `SAGAFLOW_SPRING_ARGS={sweep_histogram_arg()}` (the sweep does when it starts it)")
     for v, idle in session.idle.items():
         machine = idle.get("machine", {}).get("cpu_mean")
-        ours = sum(r["cpu_mean"] for g, r in idle.items() if g not in NOT_STACK) + idle.get("steal", {}).get("cpu_mean", 0)
-        if machine is not None and machine - ours > 20:
+        ours = sum(r["cpu_mean"] for g, r in idle.items() if g not in NOT_STACK)
+        stolen = idle.get("steal", {}).get("cpu_mean", 0.0)  # counted as busy by 'machine', used by no process
+        if machine is not None and machine - ours - stolen > 20:
             which = f" ({v})" if len(session.idle) > 1 else ""
             md.append(f"- **The machine was busy**: at idle after the runs{which}, "
-                      f"processes outside the stack used {machine - ours:.0f} % of a core (of "
+                      f"processes outside the stack used {machine - ours - stolen:.0f} % of a core (of "
                       f"{100 * (os.cpu_count() or 1)} %); the numbers below are not a baseline")
     notes = sorted({n for r in session.runs for n in r.notes})
     for n in notes:
@@ -749,7 +752,7 @@ def write(session, final: bool) -> None:
                     continue
                 row.append(f"{statistics.fmean(x['cpu_mean'] for x in rs):.0f} % "
                            f"(max {max(x['cpu_max'] for x in rs):.0f})"
-                           + ("" if g in ("jit", "steal") else f" · {statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB "
+                           + ("" if g in CPU_ONLY else f" · {statistics.fmean(x['mem_mean_mb'] for x in rs):.0f} MB "
                               f"(max {max(x['mem_max_mb'] for x in rs):.0f})"))
             rows.append(row)
         totals = ["**stack total**"]
