@@ -4,7 +4,9 @@
                                          by thread name, and of every process on the machine by name
   profile_report.py summary WINDOW OUT   OUT/summary.md: the thread table, each JVM's JFR CPU samples by thread group,
                                          by library and by the Sagaflow frames they pass through, the hottest frames,
-                                         and PostgreSQL per iteration
+                                         the kernel's share of the machine's CPU by process and by what it did there
+                                         (from OUT/perf-script.txt, when perf(1) recorded the window), and PostgreSQL
+                                         per iteration
 """
 
 from __future__ import annotations
@@ -208,6 +210,91 @@ def jfr_section(recording: Path) -> list[str]:
     return lines + [""]
 
 
+# --- the kernel (perf record) -----------------------------------------------------------------------------------
+
+# What a sample in the kernel was doing, by a function on its stack; the first that matches names it.
+KERNEL_ACTIVITIES = [
+    ("fsync", "do_fsync"),
+    ("TCP send (and the loopback receive it runs)", "tcp_sendmsg"),
+    ("TCP receive", "tcp_recvmsg"),
+    ("futex: a thread parking or waking another", "do_futex"),
+    ("epoll: waiting for a socket", "do_epoll_wait"),
+    ("scheduling: switching threads", "__schedule"),
+    ("other system calls", "do_syscall_64"),
+    ("interrupts and soft interrupts", "handle_softirqs"),
+]
+KERNEL_DSO = "[kernel.kallsyms]"
+
+
+def perf_samples(script: str) -> list[tuple[str, int, list[tuple[str, str]]]]:
+    """(thread name, pid, frames leaf first as (symbol, dso)) of each sample of `perf script -F comm,pid,ip,sym,dso`."""
+    result: list[tuple[str, int, list[tuple[str, str]]]] = []
+    for line in script.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            comm, _, pid = line.rstrip().rpartition(" ")
+            result.append((comm.strip(), int(pid) if pid.isdigit() else 0, []))
+        elif result:
+            _, _, rest = line.strip().partition(" ")
+            symbol, _, dso = rest.rpartition(" (")
+            result[-1][2].append((symbol, dso.rstrip(")")))
+    return result
+
+
+def kernel_thread_group(comm: str) -> str:
+    """A thread's group from the kernel's name for it (15 characters): numbers after a separator folded."""
+    return re.sub(r"(?<=[-./])\d+", "N", comm)
+
+
+def activity(frames: list[tuple[str, str]]) -> str:
+    symbols = {symbol for symbol, _ in frames}
+    return next((name for name, marker in KERNEL_ACTIVITIES if marker in symbols), "other kernel work")
+
+
+def kernel_section(out: Path) -> list[str]:
+    """The machine's CPU by process and thread group, the kernel's part of each, and what the kernel did."""
+    script = out / "perf-script.txt"
+    if not script.exists():
+        return []
+    sampled = perf_samples(script.read_text(errors="replace"))
+    if not sampled:
+        return []
+    processes = {}
+    pid_file = out / "pids.tsv"
+    if pid_file.exists():
+        for row in pid_file.read_text().splitlines():
+            name, _, pid = row.partition("\t")
+            if pid.strip().isdigit():
+                processes[int(pid)] = name
+    cores = os.cpu_count() or 1
+    total = len(sampled)
+
+    def core(count: int) -> str:
+        return f"{100 * cores * count / total:.1f}"
+
+    threads: collections.Counter = collections.Counter()
+    in_kernel: collections.Counter = collections.Counter()
+    activities: collections.Counter = collections.Counter()
+    for comm, pid, frames in sampled:
+        key = (processes.get(pid, ""), kernel_thread_group(comm))
+        threads[key] += 1
+        if frames and frames[0][1] == KERNEL_DSO:
+            in_kernel[key] += 1
+            activities[activity(frames)] += 1
+    lines = ["## The kernel's share", "",
+             f"`perf record -a -g` over the window: {total} samples on {cores} cores, every CPU sampled alike, so a"
+             " share of them is a share of the machine (200 % = both cores of a 2-core box). A sample is the"
+             " kernel's when its innermost frame is. Idle CPUs count as `swapper`.", "",
+             f"The kernel ran {core(sum(in_kernel.values()))} % of a core in all:", "",
+             "| what the kernel was doing | % of a core |", "|---|---|"]
+    lines += [f"| {name} | {core(count)} |" for name, count in activities.most_common()]
+    lines += ["", "| JVM · thread group (or process) | % of a core | of it in the kernel |", "|---|---|---|"]
+    lines += [f"| {' · '.join(filter(None, key))} | {core(count)} | {core(in_kernel[key])} |"
+              for key, count in threads.most_common(20)]
+    return lines + [""]
+
+
 # --- PostgreSQL -------------------------------------------------------------------------------------------------
 
 
@@ -263,6 +350,7 @@ def summary(window: float, out: Path) -> str:
              "## JFR CPU samples", ""]
     for recording in sorted(out.glob("*.jfr")):
         lines += jfr_section(recording)
+    lines += kernel_section(out)
     lines += pg_section(out, window)
     return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 import json
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 import profile_report
@@ -88,6 +89,46 @@ class ProfileReportTest(unittest.TestCase):
         self.assertEqual(profile_report.hottest(recorded).most_common(1)[0],
                          ("org.postgresql.core.PGStream.send", 1))
         self.assertEqual(sum(profile_report.hottest(recorded).values()), 3)
+
+    def test_the_kernel_section_gives_each_thread_group_and_what_the_kernel_did_in_shares_of_a_core(self):
+        script = "\n".join([
+            "postgres 4100 ",
+            "\tffffffff81a0 tcp_sendmsg ([kernel.kallsyms])",
+            "\tffffffff81b0 do_syscall_64 ([kernel.kallsyms])",
+            "\t5a1 PostgresMain (/usr/lib/postgresql/15/bin/postgres)",
+            "",
+            "postgres 4100 ",
+            "\t6b2 ExecScan (/usr/lib/postgresql/15/bin/postgres)",
+            "",
+            "hz.sagaflow-sha 3001 ",
+            "\tffffffff81c0 futex_wait ([kernel.kallsyms])",
+            "\tffffffff81d0 do_futex ([kernel.kallsyms])",
+            "\t7f00 Unsafe.park (libjvm.so)",
+            "",
+            "C2 CompilerThre 3001 ",
+            "\tea1718 Parse::ensure_phi (Compile*) const (/opt/jdk/lib/server/libjvm.so)",
+            "",
+        ])
+        samples = profile_report.perf_samples(script)
+        self.assertEqual([(comm, pid) for comm, pid, _ in samples],
+                         [("postgres", 4100), ("postgres", 4100), ("hz.sagaflow-sha", 3001), ("C2 CompilerThre", 3001)])
+        self.assertEqual(samples[3][2], [("Parse::ensure_phi (Compile*) const", "/opt/jdk/lib/server/libjvm.so")])
+        self.assertEqual(profile_report.kernel_thread_group("ForkJoinPool-2-"), "ForkJoinPool-N-")
+        self.assertEqual(profile_report.kernel_thread_group("k6"), "k6")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            self.assertEqual(profile_report.kernel_section(out), [])
+            (out / "perf-script.txt").write_text(script)
+            (out / "pids.tsv").write_text("order-service-0\t3001\n")
+            with unittest.mock.patch("os.cpu_count", return_value=2):
+                report = "\n".join(profile_report.kernel_section(out))
+        # 4 samples on 2 cores: each is 50 % of a core.
+        self.assertIn("The kernel ran 100.0 % of a core in all", report)
+        self.assertIn("| TCP send (and the loopback receive it runs) | 50.0 |", report)
+        self.assertIn("| futex: a thread parking or waking another | 50.0 |", report)
+        self.assertIn("| postgres | 100.0 | 50.0 |", report)
+        self.assertIn("| order-service-0 · hz.sagaflow-sha | 50.0 | 50.0 |", report)
+        self.assertIn("| order-service-0 · C2 CompilerThre | 50.0 | 0.0 |", report)
 
 
 if __name__ == "__main__":
