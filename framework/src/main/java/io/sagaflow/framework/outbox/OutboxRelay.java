@@ -58,11 +58,14 @@ public final class OutboxRelay {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
     /**
-     * Deletes published rows by their place in the heap, checked by their id. By place, it is a TID scan whatever the
-     * planner thinks of the table; by id alone, the generic plan (ADR 0029) of a connection that first ran it while
-     * the outbox was small is a sequential scan, through a heap that holds up to a minute of deleted rows between
-     * vacuums. A row that moved since it was read (VACUUM FULL, CLUSTER) is not found at its old place, and the id
-     * check refuses whatever sits there now: it stays, and is published again, as after a crash (ADR 0046).
+     * Deletes published rows by their place in the heap, checked by their id. By place, it is a TID scan whenever the
+     * heap had a page when the connection planned it; by id alone, the generic plan (ADR 0029) of a connection that
+     * first ran it while the outbox was small is a sequential scan, through a heap that holds up to a minute of
+     * deleted rows between vacuums. A connection that plans it on a heap of no pages at all (a new database, or an
+     * outbox that vacuum truncated while the service was idle) scans sequentially too, until the pool retires it
+     * (measured in ADR 0050's profile folder). A row that moved since it was read (VACUUM FULL, CLUSTER) is not found
+     * at its old place, and the id check refuses whatever sits there now: it stays, and is published again, as after a
+     * crash (ADR 0046).
      */
     private static final String DELETE_PUBLISHED = "delete from outbox where ctid = any(?::tid[]) and id = any(?)";
 
