@@ -279,13 +279,15 @@ def kernel_section(out: Path) -> list[str]:
     for comm, pid, frames in sampled:
         key = (processes.get(pid, ""), kernel_thread_group(comm))
         threads[key] += 1
-        if frames and frames[0][1] == KERNEL_DSO:
+        # The idle task (pid 0) runs in the kernel too, but it is the CPU nobody used.
+        if pid != 0 and frames and frames[0][1] == KERNEL_DSO:
             in_kernel[key] += 1
             activities[activity(frames)] += 1
     lines = ["## The kernel's share", "",
              f"`perf record -a -g` over the window: {total} samples on {cores} cores, every CPU sampled alike, so a"
              " share of them is a share of the machine (200 % = both cores of a 2-core box). A sample is the"
-             " kernel's when its innermost frame is. Idle CPUs count as `swapper`.", "",
+             " kernel's when its innermost frame is; the idle task (`swapper`) is listed but not counted as the"
+             " kernel's work.", "",
              f"The kernel ran {core(sum(in_kernel.values()))} % of a core in all:", "",
              "| what the kernel was doing | % of a core |", "|---|---|"]
     lines += [f"| {name} | {core(count)} |" for name, count in activities.most_common()]

@@ -108,10 +108,14 @@ class ProfileReportTest(unittest.TestCase):
             "C2 CompilerThre 3001 ",
             "\tea1718 Parse::ensure_phi (Compile*) const (/opt/jdk/lib/server/libjvm.so)",
             "",
+            "swapper 0 ",
+            "\tffffffff81e0 pv_native_safe_halt ([kernel.kallsyms])",
+            "",
         ])
         samples = profile_report.perf_samples(script)
         self.assertEqual([(comm, pid) for comm, pid, _ in samples],
-                         [("postgres", 4100), ("postgres", 4100), ("hz.sagaflow-sha", 3001), ("C2 CompilerThre", 3001)])
+                         [("postgres", 4100), ("postgres", 4100), ("hz.sagaflow-sha", 3001), ("C2 CompilerThre", 3001),
+                          ("swapper", 0)])
         self.assertEqual(samples[3][2], [("Parse::ensure_phi (Compile*) const", "/opt/jdk/lib/server/libjvm.so")])
         self.assertEqual(profile_report.kernel_thread_group("ForkJoinPool-2-"), "ForkJoinPool-N-")
         self.assertEqual(profile_report.kernel_thread_group("k6"), "k6")
@@ -122,13 +126,15 @@ class ProfileReportTest(unittest.TestCase):
             (out / "pids.tsv").write_text("order-service-0\t3001\n")
             with unittest.mock.patch("os.cpu_count", return_value=2):
                 report = "\n".join(profile_report.kernel_section(out))
-        # 4 samples on 2 cores: each is 50 % of a core.
-        self.assertIn("The kernel ran 100.0 % of a core in all", report)
-        self.assertIn("| TCP send (and the loopback receive it runs) | 50.0 |", report)
-        self.assertIn("| futex: a thread parking or waking another | 50.0 |", report)
-        self.assertIn("| postgres | 100.0 | 50.0 |", report)
-        self.assertIn("| order-service-0 · hz.sagaflow-sha | 50.0 | 50.0 |", report)
-        self.assertIn("| order-service-0 · C2 CompilerThre | 50.0 | 0.0 |", report)
+        # 5 samples on 2 cores: each is 40 % of a core; the idle task's is not the kernel's work.
+        self.assertIn("The kernel ran 80.0 % of a core in all", report)
+        self.assertIn("| TCP send (and the loopback receive it runs) | 40.0 |", report)
+        self.assertIn("| futex: a thread parking or waking another | 40.0 |", report)
+        self.assertNotIn("other kernel work", report)
+        self.assertIn("| postgres | 80.0 | 40.0 |", report)
+        self.assertIn("| order-service-0 · hz.sagaflow-sha | 40.0 | 40.0 |", report)
+        self.assertIn("| order-service-0 · C2 CompilerThre | 40.0 | 0.0 |", report)
+        self.assertIn("| swapper | 40.0 | 0.0 |", report)
 
 
 if __name__ == "__main__":
