@@ -305,6 +305,65 @@ def postgres_pid(root: Path) -> int | None:
         return None
 
 
+PG_DATABASES = tuple(SERVICES)
+
+
+def psql_binary(root: Path) -> str | None:
+    """psql where bin/sagaflow finds PostgreSQL's binaries: Debian's newest, the PATH, the bundle it unpacked."""
+    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"),
+                    key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0, reverse=True)
+    candidates = [*map(str, debian), shutil.which("psql"), str(root / ".local" / "pgsql" / "bin" / "psql")]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+def parse_pg_transactions(text: str) -> dict[str, dict[str, int]]:
+    """`datname|xact_commit|xact_rollback` lines (psql -At) as {database: {"commits": n, "rollbacks": n}}."""
+    out = {}
+    for line in text.splitlines():
+        parts = line.strip().split("|")
+        if len(parts) == 3 and parts[0] in PG_DATABASES and parts[1].isdigit() and parts[2].isdigit():
+            out[parts[0]] = {"commits": int(parts[1]), "rollbacks": int(parts[2])}
+    return out
+
+
+def pg_transactions(root: Path) -> dict[str, dict[str, int]] | None:
+    """The services' databases' transaction counters (pg_stat_database) on the local stack's PostgreSQL, or None
+    where it cannot be asked (no psql, an external database). PostgreSQL counts a statement outside a transaction
+    as one; a busy backend reports its counts at most once a second, an idle one within 10 s."""
+    psql = psql_binary(root)
+    if not psql:
+        return None
+    sql = ("select datname, xact_commit, xact_rollback from pg_stat_database where datname in ("
+           + ", ".join(f"'{db}'" for db in PG_DATABASES) + ")")
+    port = os.environ.get("SAGAFLOW_PG_PORT", "55432")
+    try:
+        done = subprocess.run([psql, "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "postgres", "-qAt",
+                               "-F", "|", "-c", sql], capture_output=True, text=True, timeout=15,
+                              env={**os.environ, "PGCONNECT_TIMEOUT": "5"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return parse_pg_transactions(done.stdout) or None
+
+
+def pg_per_iteration(before: dict | None, after: dict | None, iterations: float) -> dict:
+    """Each database's commits and rollbacks between two readings, and the commits per iteration (ADR 0051)."""
+    if not before or not after or not iterations:
+        return {}
+    dbs = {}
+    for db in sorted(set(before) & set(after)):
+        commits = after[db]["commits"] - before[db]["commits"]
+        rollbacks = after[db]["rollbacks"] - before[db]["rollbacks"]
+        if commits < 0 or rollbacks < 0:  # the counters were reset in between (a restart, pg_stat_reset)
+            continue
+        dbs[db] = {"commits": commits, "rollbacks": rollbacks, "commits_per_iter": commits / iterations}
+    if not dbs:
+        return {}
+    return {"pg": dbs, "pg_commits_per_iter": sum(d["commits"] for d in dbs.values()) / iterations,
+            "pg_rollbacks": sum(d["rollbacks"] for d in dbs.values())}
+
+
 def compiler_seconds(pids: list[int], proc: Path = Path("/proc")) -> float | None:
     """CPU seconds the JIT compiler threads of the JVMs `pids` have used (from Linux's /proc; None elsewhere)."""
     tasks = compiler_threads(pids, proc)
@@ -980,6 +1039,7 @@ class Session:
             self.sampler.set_extra("k6", proc.pid)
         before: dict[str, str | None] = {}
         after: dict[str, str | None] = {}
+        pg_before = pg_after = None
         killer = threading.Timer(limit, lambda: proc.poll() is None and proc.send_signal(signal.SIGINT))
         killer.start()
         try:
@@ -989,9 +1049,11 @@ class Session:
                 if "SAGAFLOW_MARK measure-start" in line and keep:
                     run.measure_start = time.time()
                     before = self.scrape_all(variant.root)
+                    pg_before = pg_transactions(variant.root)
                 elif "SAGAFLOW_MARK measure-end" in line and keep:
                     run.measure_end = time.time()
                     after = self.scrape_all(variant.root)
+                    pg_after = pg_transactions(variant.root)
                 elif keep and ("level=error" in line or "level=warning" in line):
                     shown += 1
                     if shown <= 10 or "thresholds" in line:
@@ -1008,6 +1070,7 @@ class Session:
         if keep and run.measure_start and not run.measure_end:
             run.measure_end = run.finished  # a spike ends when its iterations do
             after = self.scrape_all(variant.root)
+            pg_after = pg_transactions(variant.root)
         if keep:
             text = "\n".join(log_lines)
             if len(text) > 200_000:
@@ -1028,6 +1091,7 @@ class Session:
         measured_s = seconds(duration) if not spike else duration_s
         run.client = client_metrics(summary, measured_s, spike)
         run.server = server_metrics(before, after, duration_s) if before and after else {"histograms": False}
+        run.server.update(pg_per_iteration(pg_before, pg_after, run.client.get("iterations", 0)))
         if before and not run.server.get("histograms"):
             self.histogram_warning.add(variant.name)
         if self.sampler and run.measure_start and run.measure_end:

@@ -38,6 +38,7 @@ REPEATED = [
     ("jit_cpu", "resources", "JIT compilers' CPU", "%"),
     ("steal_cpu", "resources", "host's steal", "% of a core"),
     ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses", "%"),
+    ("pg_commits_per_iter", "server", "PostgreSQL commits per iteration", "commits"),
 ]
 
 AB_METRICS = [
@@ -55,6 +56,7 @@ AB_METRICS = [
     ("jit_cpu", "resources", "JIT compilers' CPU (% of a core)"),
     ("steal_cpu", "resources", "host's steal (% of a core)"),
     ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses (%)"),
+    ("pg_commits_per_iter", "server", "PostgreSQL commits per iteration"),
 ]
 
 # Not processes of the stack: k6, the whole machine, the JVMs' compiler threads (a part of the JVMs' CPU) and the
@@ -505,6 +507,37 @@ def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
                                    for x in levels], rows))
 
 
+def pg_transactions_section(md: list[str], session, variants: list[str]) -> None:
+    """What an iteration costs in PostgreSQL transactions, per database (ADR 0051): the stack's shape, which a
+    change to its loops or its statements moves at once, and the host's speed only through how full batches get."""
+    if not any(r.server.get("pg") for r in session.runs):
+        return
+    md.append("### PostgreSQL's transactions per iteration\n")
+    md.append("Commits per iteration of each service's database (`pg_stat_database`, read at the start and end of "
+              "each measured phase; means over repetitions). PostgreSQL counts a statement outside a transaction as "
+              "one. Rolled back: the transactions that failed or were undone in the phase, summed over the "
+              "databases.\n")
+    unit = "orders" if session.args.scenario == "spike" else "iter/s"
+    for v in variants:
+        levels = levels_of(session, v)
+        dbs = sorted({db for level in levels for r in runs_of(session, v, level) for db in r.server.get("pg", {})})
+        if not dbs:
+            continue
+        if len(variants) > 1:
+            md.append(f"#### {v}\n")
+
+        def cell(level: float, pick, digits: int = 2) -> str:
+            got = [x for x in (pick(r) for r in runs_of(session, v, level)) if x is not None]
+            return fmt(statistics.fmean(got), digits) if got else "–"
+
+        rows = [[db] + [cell(level, lambda r, db=db: r.server.get("pg", {}).get(db, {}).get("commits_per_iter"))
+                        for level in levels] for db in dbs]
+        rows.append(["**all**"] + [cell(level, lambda r: r.server.get("pg_commits_per_iter")) for level in levels])
+        rows.append(["rolled back (all, in the phase)"]
+                    + [cell(level, lambda r: r.server.get("pg_rollbacks"), 0) for level in levels])
+        md.append(table(["database"] + [f"{lvl(x)} {unit}" for x in levels], rows))
+
+
 def by_variant(md: list[str], session, variants: list[str]):
     """Each variant with its levels and their runs, heading the variant's block when there are several."""
     for v in variants:
@@ -692,7 +725,7 @@ def write(session, final: bool) -> None:
                     s = describe([value(r, key, source) for r in runs_of(session, v, level)])
                     if not s:
                         continue
-                    d = 3 if unit_ == "%" else 1
+                    d = 3 if unit_ == "%" else 2 if unit_ == "commits" else 1
                     rows.append([lvl(level), title + (f" ({unit_})" if unit_ else ""), str(s.n),
                                  f"{fmt(s.mean, d)} ± {fmt(s.sd, d)}", f"[{fmt(s.ci_low, d)}, {fmt(s.ci_high, d)}]",
                                  fmt(s.minimum, d), fmt(s.maximum, d), f"{fmt(s.cv, 1)} %"])
@@ -781,6 +814,7 @@ def write(session, final: bool) -> None:
                             + ([["machine (everything)", f"{idle['machine']['cpu_mean']:.1f} %",
                                  f"{idle['machine']['mem_mean_mb']:.0f}"]] if "machine" in idle else [])))
     gc_pauses_section(md, session, variants)
+    pg_transactions_section(md, session, variants)
     for key, title in (("throughput", "Achieved vs target"), ("latency", "HTTP latency by level"),
                        ("saga", "Saga E2E by level"), ("memory", "Memory over time"), ("cpu", "CPU over time")):
         if key in made:

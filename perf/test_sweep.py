@@ -168,6 +168,36 @@ class GcPausesTest(unittest.TestCase):
         self.assertAlmostEqual(server["gc"]["payment-service-0"]["paused_pct"], 0.2)
 
 
+class PostgresTransactionsTest(unittest.TestCase):
+    def test_reads_the_services_databases_from_psql_lines(self):
+        text = "account|120|1\norder|5000|3\npostgres|77|0\ninventory|x|0\n\n"
+        self.assertEqual(sweep.parse_pg_transactions(text),
+                         {"account": {"commits": 120, "rollbacks": 1}, "order": {"commits": 5000, "rollbacks": 3}})
+
+    def test_commits_per_iteration_are_the_deltas_of_every_database_over_the_iterations(self):
+        before = {"order": {"commits": 1000, "rollbacks": 2}, "payment": {"commits": 10, "rollbacks": 0}}
+        after = {"order": {"commits": 1480, "rollbacks": 5}, "payment": {"commits": 150, "rollbacks": 0},
+                 "account": {"commits": 9, "rollbacks": 0}}
+        got = sweep.pg_per_iteration(before, after, 100)
+        self.assertEqual(set(got["pg"]), {"order", "payment"})
+        self.assertAlmostEqual(got["pg"]["order"]["commits_per_iter"], 4.8)
+        self.assertAlmostEqual(got["pg"]["payment"]["commits_per_iter"], 1.4)
+        self.assertAlmostEqual(got["pg_commits_per_iter"], 6.2)
+        self.assertEqual(got["pg_rollbacks"], 3)
+
+    def test_a_database_whose_counters_were_reset_in_between_is_left_out(self):
+        before = {"order": {"commits": 900, "rollbacks": 0}, "payment": {"commits": 5, "rollbacks": 0}}
+        after = {"order": {"commits": 40, "rollbacks": 0}, "payment": {"commits": 25, "rollbacks": 0}}
+        got = sweep.pg_per_iteration(before, after, 10)
+        self.assertEqual(set(got["pg"]), {"payment"})
+        self.assertAlmostEqual(got["pg_commits_per_iter"], 2.0)
+
+    def test_no_reading_or_no_iterations_gives_nothing(self):
+        reading = {"order": {"commits": 1, "rollbacks": 0}}
+        self.assertEqual(sweep.pg_per_iteration(None, reading, 10), {})
+        self.assertEqual(sweep.pg_per_iteration(reading, reading, 0), {})
+
+
 class StatisticsTest(unittest.TestCase):
     def test_confidence_interval_uses_students_t(self):
         s = sweep.describe([10.0, 12.0, 14.0])

@@ -26,7 +26,10 @@ def made_up_run(variant: str, level: float, rep: int, t: float, slow: float) -> 
     run.server = {"histograms": True, "http_p50": p95 / 4, "http_p95": p95 * 0.8, "http_p99": p95 * 1.5,
                   "saga_p50": 50.0, "saga_p95": 110.0, "saga_p99": 150.0, "create_order_p95": p95 * 0.7,
                   "path_inventory_lag_p50": 9.0, "path_inventory_lag_p95": 30.0, "path_inventory_lag_p99": 44.0,
-                  "path_inventory_batch_p50": 4.0, "path_inventory_batch_size": 2.5 + rep}
+                  "path_inventory_batch_p50": 4.0, "path_inventory_batch_size": 2.5 + rep,
+                  "pg": {"order": {"commits": 96 * level, "rollbacks": rep, "commits_per_iter": 4.8 * slow},
+                         "payment": {"commits": 28 * level, "rollbacks": 0, "commits_per_iter": 1.4}},
+                  "pg_commits_per_iter": 4.8 * slow + 1.4, "pg_rollbacks": rep}
     run.resources = {g: {"cpu_mean": 20.0, "cpu_max": 40.0, "mem_mean_mb": 250.0, "mem_max_mb": 260.0,
                          "mem_last_mb": 255.0, "samples": 20}
                      for g in ("order-service-0", "inventory-service-0", "postgres", "k6", "machine")}
@@ -79,6 +82,10 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| 100 | inventory: order's event appended → handled, committed | 9.0 / 30.0 / 44.0 |  |", md)
         self.assertIn("| 100 | inventory: a batch's transaction | 4.0 / – / – | 4.5 events a batch |", md)
         self.assertIn("Requested SLO level 250 iter/s: **PASS**", md)
+        self.assertIn("| database | 100 iter/s | 250 iter/s | 500 iter/s |", md)
+        self.assertIn("| **all** | 6.20 | 6.20 | 6.20 |", md)
+        self.assertIn("| rolled back (all, in the phase) | 2 | 2 | 2 |", md)
+        self.assertIn("| 100 | PostgreSQL commits per iteration (commits) | 3 | 6.20 ± 0.00 |", md)
         self.assertTrue(sweep_report.slo_level_passes(session, 250))
         self.assertFalse(sweep_report.slo_level_passes(session, 500))
         for chart in ("throughput", "latency", "saga-e2e", "memory", "cpu"):
@@ -94,6 +101,9 @@ class ReportTest(unittest.TestCase):
         self.assertIn("95 % CI of Δ", md)
         self.assertIn("saga E2E p95 ms", md)
         self.assertIn("stack CPU ms per iteration", md)
+        self.assertIn("| 100 | PostgreSQL commits per iteration | 6.20 | 11.00 | +4.80 | +77.4 % |", md)
+        self.assertIn("#### slow\n\n| database | 100 iter/s | 250 iter/s |", md)
+        self.assertIn("| order | 9.60 | 9.60 |", md)
 
     def test_collection_pauses_are_shown_per_jvm_and_level(self):
         def with_gc(run, paused_s):
