@@ -1459,6 +1459,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                 seconds(value)
         except argparse.ArgumentTypeError as e:
             p.error(f"--{d.replace('_', '-')}: {e}")
+    # k6 wants a unit: a plain number of seconds goes to it as such.
+    for d in ("duration", "warmup", "stack_warmup"):
+        value = getattr(args, d)
+        if value is not None and re.fullmatch(r"\d+(\.\d+)?", value):
+            setattr(args, d, f"{value}s")
     for item in args.k6_env:
         if "=" not in item:
             p.error(f"--k6-env: NAME=VALUE, was '{item}'")

@@ -243,6 +243,12 @@ class RunningSagasTest(unittest.TestCase):
 
 
 class ArgumentsTest(unittest.TestCase):
+    def test_plain_seconds_reach_k6_with_their_unit(self):
+        args = sweep.parse_args(["--duration", "120", "--warmup", "30", "--stack-warmup", "300"])
+        self.assertEqual((args.duration, args.warmup, args.stack_warmup), ("120s", "30s", "300s"))
+        args = sweep.parse_args(["--duration", "2m", "--stack-warmup", "auto:8m"])
+        self.assertEqual((args.duration, args.stack_warmup), ("2m", "auto:8m"))
+
     def test_variant_specs(self):
         v = sweep.parse_variant("par8;spring=--sagaflow.order.saga.parallelism=8;replicas=order=2,payment=2", 1)
         self.assertEqual(v.name, "par8")
