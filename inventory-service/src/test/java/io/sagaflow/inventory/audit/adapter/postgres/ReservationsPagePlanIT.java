@@ -3,6 +3,7 @@ package io.sagaflow.inventory.audit.adapter.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
+import io.sagaflow.framework.test.postgres.GenericPlans;
 import io.sagaflow.inventory.InventoryHttp;
 import java.util.List;
 import java.util.UUID;
@@ -44,32 +45,15 @@ class ReservationsPagePlanIT {
                     product,
                     ROWS);
             jdbc.execute("analyze stock_reservation");
-            assertThat(jdbc.queryForObject("show plan_cache_mode", String.class))
-                    .isEqualTo("force_generic_plan");
 
             for (boolean after : List.of(true, false)) {
-                jdbc.execute("prepare page as " + numbered(JdbcStockLevels.reservationsPage(after)));
-                String plan = String.join(
-                        "\n",
-                        jdbc.queryForList(
-                                after
-                                        ? "explain execute page('" + new UUID(0, 0) + "', 1000)"
-                                        : "explain execute page(1000)",
-                                String.class));
-                jdbc.execute("deallocate page");
+                String sql = JdbcStockLevels.reservationsPage(after);
+                String plan = after
+                        ? GenericPlans.explain(jdbc, sql, "'" + new UUID(0, 0) + "'", "1000")
+                        : GenericPlans.explain(jdbc, sql, "1000");
 
                 assertThat(plan).as(plan).doesNotContain("Seq Scan");
             }
         });
-    }
-
-    /** JDBC's {@code ?} placeholders as a prepared statement's {@code $1, $2}. */
-    private static String numbered(String sql) {
-        StringBuilder numbered = new StringBuilder();
-        int next = 1;
-        for (char c : sql.toCharArray()) {
-            numbered.append(c == '?' ? "$" + next++ : String.valueOf(c));
-        }
-        return numbered.toString();
     }
 }
