@@ -32,6 +32,10 @@ public class JdbcProductViews implements ProductViews {
     private static final String VIEW_COLUMNS = "product_id, sku, name, description, price, quantity_on_hand,"
             + " quantity_reserved, category, status, created_at, updated_at";
 
+    /** What the orders hold of the locked products, read once the locks are granted. */
+    static final String HELD = "select product_id, order_id, quantity from stock_reservation"
+            + " where order_id = any(?) and active and product_id = any(?)";
+
     private final JdbcTemplate jdbc;
 
     public JdbcProductViews(JdbcTemplate jdbc) {
@@ -103,14 +107,10 @@ public class JdbcProductViews implements ProductViews {
             return new Locked<>(List.of(), Map.of());
         }
         UUID[] orders = orderIds.stream().filter(Objects::nonNull).distinct().toArray(UUID[]::new);
-        // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
-        String lock =
-                "select " + columns + " from product_view where product_id = any(?) order by product_id for update";
-        String reservations = "select product_id, order_id, quantity from stock_reservation"
-                + " where order_id = any(?) and active and product_id = any(?)";
+        String lock = lockStatement(columns);
         return jdbc.execute((ConnectionCallback<Locked<T>>) connection -> {
             try (PreparedStatement statement =
-                    connection.prepareStatement(orders.length == 0 ? lock : lock + "; " + reservations)) {
+                    connection.prepareStatement(orders.length == 0 ? lock : lock + "; " + HELD)) {
                 Array products = uuidArray(connection, ids);
                 statement.setArray(1, products);
                 if (orders.length > 0) {
@@ -136,6 +136,12 @@ public class JdbcProductViews implements ProductViews {
                 return new Locked<>(rows, held);
             }
         });
+    }
+
+    /** Locks the products of an array, reading {@code columns} of their rows. */
+    static String lockStatement(String columns) {
+        // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
+        return "select " + columns + " from product_view where product_id = any(?) order by product_id for update";
     }
 
     /**
