@@ -21,7 +21,7 @@ import org.springframework.stereotype.Repository;
 class JdbcCustomerCredit implements CustomerCredit {
 
     // "order by" below "for update": rows are locked as they leave the sort, so always in ascending id order.
-    private static final String LOCK = "select customer_id, captured - refunded from customer_credit"
+    static final String LOCK = "select customer_id, captured - refunded from customer_credit"
             + " where customer_id = any(?) order by customer_id for update";
 
     private final JdbcTemplate jdbc;
