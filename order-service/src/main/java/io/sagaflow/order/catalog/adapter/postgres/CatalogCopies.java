@@ -16,6 +16,12 @@ public class CatalogCopies {
     /** A product as the order service knows it. */
     public record ProductCopy(UUID productId, String sku, String name, BigDecimal price) {}
 
+    /** The products of an array and one customer, in one statement (see {@link #lookUp}). */
+    static final String LOOK_UP =
+            "select product_id, sku, name, price, null as status from product_copy where product_id = any(?)"
+                    + " union all select customer_id, null, null, null, status from customer_copy"
+                    + " where customer_id = ?";
+
     private final JdbcTemplate jdbc;
 
     public CatalogCopies(JdbcTemplate jdbc) {
@@ -49,9 +55,7 @@ public class CatalogCopies {
         Map<UUID, ProductCopy> products = new HashMap<>();
         String[] status = {null};
         jdbc.query(
-                "select product_id, sku, name, price, null as status from product_copy where product_id = any(?)"
-                        + " union all select customer_id, null, null, null, status from customer_copy"
-                        + " where customer_id = ?",
+                LOOK_UP,
                 rs -> {
                     String customerStatus = rs.getString(5);
                     if (customerStatus != null) {
