@@ -471,6 +471,19 @@ def environment_lines(session) -> list[str]:
     return lines
 
 
+def server_blocks(md: list[str], session, variants: list[str], key: str):
+    """Each variant whose runs have a per-name table under `key` of their server figures (a JVM's collections, a
+    database's transactions): the variant, its levels and the names, heading its block when there are several."""
+    for v in variants:
+        levels = levels_of(session, v)
+        names = sorted({n for level in levels for r in runs_of(session, v, level) for n in r.server.get(key, {})})
+        if not names:
+            continue
+        if len(variants) > 1:
+            md.append(f"#### {v}\n")
+        yield v, levels, names
+
+
 def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
     """Each JVM's stop-the-world collections in the measured phases: a heap too small for its live set shows here
     as major collections back to back, long before it fails with OutOfMemoryError."""
@@ -480,13 +493,7 @@ def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
     md.append("From each JVM's `jvm_gc_pause_seconds` (Micrometer), scraped at the start and end of each measured "
               "phase (means over repetitions): the share of the phase the JVM stood still for its collector, and "
               "the minor (young) and major (whole-heap) collections with their mean pause.\n")
-    for v in variants:
-        levels = levels_of(session, v)
-        procs = sorted({p for level in levels for r in runs_of(session, v, level) for p in r.server.get("gc", {})})
-        if not procs:
-            continue
-        if len(variants) > 1:
-            md.append(f"#### {v}\n")
+    for v, levels, procs in server_blocks(md, session, variants, "gc"):
         rows = []
         for proc in procs:
             row = [proc]
@@ -518,14 +525,7 @@ def pg_transactions_section(md: list[str], session, variants: list[str]) -> None
               "one. Rolled back: the transactions that failed or were undone in the phase, summed over the "
               "databases.\n")
     unit = "orders" if session.args.scenario == "spike" else "iter/s"
-    for v in variants:
-        levels = levels_of(session, v)
-        dbs = sorted({db for level in levels for r in runs_of(session, v, level) for db in r.server.get("pg", {})})
-        if not dbs:
-            continue
-        if len(variants) > 1:
-            md.append(f"#### {v}\n")
-
+    for v, levels, dbs in server_blocks(md, session, variants, "pg"):
         def cell(level: float, pick, digits: int = 2) -> str:
             got = [x for x in (pick(r) for r in runs_of(session, v, level)) if x is not None]
             return fmt(statistics.fmean(got), digits) if got else "–"

@@ -12,7 +12,7 @@ for m in "1,0,0" "0,1,0" "0,0,1" "60,25,15"; do
   sleep 10
   d=$out/mix-${m//,/-}; mkdir -p $d
   $here/pgss.sh reset 2>/dev/null
-  (sleep 25; python3 $here/cpu.py 60 $rate > $d/cpu.txt) &
+  (sleep 25; python3 $here/../../2026-11-27-aot-cache-probe/cpu.py 60 $rate > $d/cpu.txt) &
   MIX=$m K6_NO_USAGE_REPORT=true RATE=$rate DURATION=95s WARMUP=0s perf/.tools/k6 run --quiet perf/k6/mix.js > $d/k6.log 2>&1
   wait
   N=$(grep -E "^ +iterations\." $d/k6.log | awk '{print $2}')

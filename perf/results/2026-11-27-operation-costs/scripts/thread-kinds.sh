@@ -11,7 +11,7 @@ K6_NO_USAGE_REPORT=true RATE=150 DURATION=300s WARMUP=0s perf/.tools/k6 run --qu
 grep -E "iterations\.|http_req_duration\.|saga_e2e\." $out/k6-warm.log
 for spec in "0,0,1:60" "1,0,0:50" "60,25,15:100" "60,25,15:150"; do
   m=${spec%:*}; r=${spec#*:}; d=$out/mix-${m//,/-}-$r; mkdir -p $d; sleep 10
-  (sleep 25; python3 $here/cpu.py 60 $r > $d/cpu.txt) &
+  (sleep 25; python3 $here/../../2026-11-27-aot-cache-probe/cpu.py 60 $r > $d/cpu.txt) &
   (sleep 25; python3 $here/threads.py 60 $(cat .local/pids/{account,order,inventory,payment}-service-0.pid) > $d/threads.txt) &
   MIX=$m K6_NO_USAGE_REPORT=true RATE=$r DURATION=95s WARMUP=0s perf/.tools/k6 run --quiet perf/k6/mix.js > $d/k6.log 2>&1
   wait
