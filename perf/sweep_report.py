@@ -38,7 +38,7 @@ REPEATED = [
     ("jit_cpu", "resources", "JIT compilers' CPU", "%"),
     ("steal_cpu", "resources", "host's steal", "% of a core"),
     ("gc_paused_max_pct", "server", "most-paused JVM's time in GC pauses", "%"),
-    ("pg_commits_per_iter", "server", "PostgreSQL commits per iteration", "commits"),
+    ("pg_commits_per_iter", "server", "PostgreSQL transactions per iteration", "commits"),
 ]
 
 AB_METRICS = [

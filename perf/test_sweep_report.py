@@ -85,7 +85,7 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| database | 100 iter/s | 250 iter/s | 500 iter/s |", md)
         self.assertIn("| **all** | 6.20 | 6.20 | 6.20 |", md)
         self.assertIn("| rolled back (all, in the phase) | 2 | 2 | 2 |", md)
-        self.assertIn("| 100 | PostgreSQL commits per iteration (commits) | 3 | 6.20 ± 0.00 |", md)
+        self.assertIn("| 100 | PostgreSQL transactions per iteration (commits) | 3 | 6.20 ± 0.00 |", md)
         self.assertTrue(sweep_report.slo_level_passes(session, 250))
         self.assertFalse(sweep_report.slo_level_passes(session, 500))
         for chart in ("throughput", "latency", "saga-e2e", "memory", "cpu"):
