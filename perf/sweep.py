@@ -309,11 +309,9 @@ PG_DATABASES = tuple(SERVICES)
 
 
 def psql_binary(root: Path) -> str | None:
-    """psql where bin/sagaflow finds PostgreSQL's binaries: Debian's newest, the PATH, the bundle it unpacked."""
-    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"),
-                    key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0, reverse=True)
-    candidates = [*map(str, debian), shutil.which("psql"), str(root / ".local" / "pgsql" / "bin" / "psql")]
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+    """psql on the PATH, as perf/profile uses it, else the one of the embedded bundle bin/sagaflow unpacked."""
+    bundled = root / ".local" / "pgsql" / "bin" / "psql"
+    return shutil.which("psql") or (str(bundled) if os.access(bundled, os.X_OK) else None)
 
 
 def parse_pg_transactions(text: str) -> dict[str, dict[str, int]]:
