@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.AppendInterceptor;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.JdbcEventStore;
+import io.sagaflow.framework.eventstore.Outbox;
 import io.sagaflow.framework.test.postgres.TestPostgres;
 import java.time.Clock;
 import java.util.List;
@@ -27,8 +28,14 @@ public record Stores(
                 new EventSerializer(registry, new JsonMapper()));
     }
 
+    /** An event store that writes no outbox rows. */
     public JdbcEventStore eventStore(AppendInterceptor... interceptors) {
-        return new JdbcEventStore(jdbc, transactions, serializer, List.of(interceptors), Clock.systemUTC());
+        return eventStore((Outbox) null, interceptors);
+    }
+
+    /** An event store that writes the rows of its published events into {@code outbox}. */
+    public JdbcEventStore eventStore(Outbox outbox, AppendInterceptor... interceptors) {
+        return new JdbcEventStore(jdbc, transactions, serializer, List.of(interceptors), outbox, Clock.systemUTC());
     }
 
     @Override

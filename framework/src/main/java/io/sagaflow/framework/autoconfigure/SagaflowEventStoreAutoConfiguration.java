@@ -11,6 +11,7 @@ import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.eventstore.JdbcEventStore;
+import io.sagaflow.framework.eventstore.Outbox;
 import io.sagaflow.framework.eventstore.SnapshotStore;
 import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
@@ -125,8 +126,8 @@ public class SagaflowEventStoreAutoConfiguration {
     }
 
     @Bean
-    OutboxWriter outboxWriter(DataSource dataSource, SagaflowOutboxProperties properties, OutboxSignal signal) {
-        return new OutboxWriter(new JdbcTemplate(dataSource), properties.getBuckets(), signal);
+    OutboxWriter outboxWriter(SagaflowOutboxProperties properties, OutboxSignal signal) {
+        return new OutboxWriter(properties.getBuckets(), signal);
     }
 
     @Bean
@@ -136,9 +137,10 @@ public class SagaflowEventStoreAutoConfiguration {
             TransactionTemplate sagaflowTransactionTemplate,
             EventSerializer serializer,
             List<AppendInterceptor> interceptors,
+            Outbox outbox,
             Clock clock) {
         return new JdbcEventStore(
-                new JdbcTemplate(dataSource), sagaflowTransactionTemplate, serializer, interceptors, clock);
+                new JdbcTemplate(dataSource), sagaflowTransactionTemplate, serializer, interceptors, outbox, clock);
     }
 
     @Bean

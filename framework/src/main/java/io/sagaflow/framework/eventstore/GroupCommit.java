@@ -13,8 +13,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Commits the appends that threads make at the same time, each in no transaction of its own, together: one
  * {@link EventStore#appendAll} and one commit for all of them (ADR 0024). The statements of a placed order (the
- * append, its outbox row, its view rows) then cost one round trip each for a whole group of orders instead of one per
- * order, and PostgreSQL flushes its log once per group.
+ * append with its outbox row, its view rows) then cost one round trip each for a whole group of orders instead of one
+ * per order, and PostgreSQL flushes its log once per group.
  *
  * <p>No timer, no added wait: the first caller to find no commit in flight commits its own append at once. Callers
  * that arrive while a commit is in flight queue; when it ends, the first of them commits the queue (up to {@code

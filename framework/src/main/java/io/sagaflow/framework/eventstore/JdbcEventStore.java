@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,10 +28,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>The {@code es_stream} row is the optimistic lock: an append moves its version from the expected one to the new
  * one with a conditional {@code UPDATE} (or creates it with {@code INSERT … ON CONFLICT DO NOTHING}), so a racing
  * append blocks on the row, then finds the version moved and fails. The check and the insert of the events are one
- * statement (the check a data-modifying CTE the insert reads from), so an append costs one round trip plus the
- * interceptors' (ADR 0017), and so do the appends of many streams made together ({@link #appendAll}, ADR 0022): the
- * interceptors then see all their events at once. Global reads use the transaction-id watermark described in ADR
- * 0002.
+ * statement (the check a data-modifying CTE the insert reads from), and so is the insert of the {@link Outbox}'s rows
+ * for its published events (ADR 0052): an append costs one round trip plus the interceptors' (ADR 0017), and so do
+ * the appends of many streams made together ({@link #appendAll}, ADR 0022): the interceptors then see all their
+ * events at once. Global reads use the transaction-id watermark described in ADR 0002.
  */
 public final class JdbcEventStore implements EventStore {
 
@@ -44,9 +45,10 @@ public final class JdbcEventStore implements EventStore {
      * The appends of many streams in one statement, one round trip: the streams' rows move (or are created) in
      * data-modifying CTEs, and the events are inserted only for the streams whose rows did, numbered back from each
      * stream's new version. A stream whose version had moved returns no row, hence gets no events: a conflict. The
-     * events are inserted in the order given, so each stream's events take ascending global sequence numbers.
+     * events are inserted in the order given, so each stream's events take ascending global sequence numbers. With
+     * {@link #outboxed(String, String)}, the outbox rows of the events that have a bucket go in with them.
      */
-    private static final String APPEND = """
+    private static final String APPEND_MANY = """
             with batch as (
                 select * from unnest(?::text[], ?::bigint[], ?::bigint[]) as b (stream_id, expected, added)
             ), moved as (
@@ -64,36 +66,55 @@ public final class JdbcEventStore implements EventStore {
                 returning stream_id, version
             ), stream as (
                 select * from moved union all select * from created union all select * from extended
-            )
+            ), e as (
+                select * from unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[],
+                        ?::text[], ?::text[], ?::text[], ?::int[])
+                    with ordinality as e (stream_id, n, event_id, type, schema_version, correlation_id, causation_id,
+                        traceparent, tracestate, payload, bucket, ord)
+            )""";
+
+    private static final String INSERT_MANY = """
             insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at, correlation_id,
                 causation_id, traceparent, tracestate, payload)
             select e.stream_id, s.version - b.added + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz,
                 e.correlation_id, e.causation_id, e.traceparent, e.tracestate, e.payload::jsonb
-            from unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
-                    ?::text[], ?::text[])
-                with ordinality as e (stream_id, n, event_id, type, schema_version, correlation_id, causation_id,
-                    traceparent, tracestate, payload, ord)
+            from e
             join stream s on s.stream_id = e.stream_id
             join batch b on b.stream_id = e.stream_id
             order by e.ord
             returning stream_id, version, global_sequence, transaction_id::text""";
 
+    private static final String APPEND = APPEND_MANY + " " + INSERT_MANY;
+
+    private static final String APPEND_WITH_OUTBOX = APPEND_MANY
+            + outboxed(
+                    "e.bucket, e.event_id, e.stream_id, s.version - b.added + e.n",
+                    "from e join stream s on s.stream_id = e.stream_id join batch b on b.stream_id = e.stream_id"
+                            + " where e.bucket is not null order by e.ord")
+            + " " + INSERT_MANY;
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final EventSerializer serializer;
     private final List<AppendInterceptor> interceptors;
+    private final Outbox outbox;
     private final Clock clock;
 
+    /**
+     * @param outbox where the outbox rows of published events go, or {@code null} for a store that writes none
+     */
     public JdbcEventStore(
             JdbcTemplate jdbc,
             TransactionTemplate transactions,
             EventSerializer serializer,
             List<AppendInterceptor> interceptors,
+            Outbox outbox,
             Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.serializer = serializer;
         this.interceptors = List.copyOf(interceptors);
+        this.outbox = outbox;
         this.clock = clock;
     }
 
@@ -153,7 +174,9 @@ public final class JdbcEventStore implements EventStore {
         for (StreamAppend append : appends) {
             long n = numbered.getOrDefault(append.streamId(), 0L);
             for (Object event : append.events()) {
-                rows.add(append.streamId(), ++n, serializer.typeOf(event), serializer.serialize(event), append);
+                EventType type = serializer.typeOf(event);
+                Integer bucket = outbox != null && type.published() ? outbox.bucketOf(append.streamId()) : null;
+                rows.add(append.streamId(), ++n, type, serializer.serialize(event), bucket, append);
             }
             numbered.put(append.streamId(), n);
         }
@@ -177,6 +200,9 @@ public final class JdbcEventStore implements EventStore {
                         write.getValue().expected() instanceof ExpectedVersion.Exactly(long version) ? version : 0;
                 throw new ConcurrencyConflictException(write.getKey(), expectedVersion, currentVersion(write.getKey()));
             }
+        }
+        if (rows.outboxed()) {
+            outbox.written(rows.writtenBuckets());
         }
 
         List<AppendResult> results = new ArrayList<>(appends.size());
@@ -245,17 +271,12 @@ public final class JdbcEventStore implements EventStore {
                 args.add((long) write.added());
             }
         }
-        sql.append(" returning version)"
-                + " insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at,"
-                + " correlation_id, causation_id, traceparent, tracestate, payload)"
-                + " select ?, stream.version - ? + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz,"
-                + " e.correlation_id, e.causation_id, e.traceparent, e.tracestate, e.payload from stream, (values ");
-        args.add(streamId);
-        args.add((long) write.added());
-        args.add(Timestamp.from(occurredAt));
+        sql.append(" returning version), e (n, event_id, type, schema_version, payload, correlation_id, causation_id,"
+                + " traceparent, tracestate, outboxed) as (values ");
         for (int i = 0; i < rows.size; i++) {
             sql.append(i == 0 ? "" : ", ")
-                    .append("(?::bigint, ?::uuid, ?::text, ?::int, ?::jsonb, ?::text, ?::text, ?::text, ?::text)");
+                    .append("(?::bigint, ?::uuid, ?::text, ?::int, ?::text, ?::text, ?::text, ?::text, ?::text,"
+                            + " ?::boolean)");
             args.add(rows.numbers[i]);
             args.add(rows.eventIds[i]);
             args.add(rows.types[i]);
@@ -265,13 +286,32 @@ public final class JdbcEventStore implements EventStore {
             args.add(rows.causationIds[i]);
             args.add(rows.traceparents[i]);
             args.add(rows.tracestates[i]);
+            args.add(rows.buckets[i] != null);
         }
-        sql.append(") as e (n, event_id, type, schema_version, payload, correlation_id, causation_id, traceparent,"
-                + " tracestate) returning stream_id, version, global_sequence, transaction_id::text");
+        sql.append(")");
+        if (rows.outboxed()) {
+            sql.append(outboxed(
+                    "?, e.event_id, ?, stream.version - ? + e.n", "from stream, e where e.outboxed order by e.n"));
+            args.add(outbox.bucketOf(streamId));
+            args.add(streamId);
+            args.add((long) write.added());
+            args.add(Timestamp.from(occurredAt));
+        }
+        sql.append(" insert into es_event (stream_id, version, event_id, type, schema_version, occurred_at,"
+                + " correlation_id, causation_id, traceparent, tracestate, payload)"
+                + " select ?, stream.version - ? + e.n, e.event_id, e.type, e.schema_version, ?::timestamptz,"
+                + " e.correlation_id, e.causation_id, e.traceparent, e.tracestate, e.payload::jsonb from stream, e"
+                + " returning stream_id, version, global_sequence, transaction_id::text");
+        args.add(streamId);
+        args.add((long) write.added());
+        args.add(Timestamp.from(occurredAt));
         jdbc.query(sql.toString(), positioned, args.toArray());
     }
 
-    /** Many streams' events in one statement, {@link #APPEND}, its columns passed as arrays. */
+    /**
+     * Many streams' events in one statement, {@link #APPEND} (or {@link #APPEND_WITH_OUTBOX}), its columns passed as
+     * arrays.
+     */
     private void appendToMany(
             Map<String, StreamWrite> writes, EventRows rows, Instant occurredAt, RowCallbackHandler positioned) {
         int streams = writes.size();
@@ -285,26 +325,44 @@ public final class JdbcEventStore implements EventStore {
             added[s] = (long) write.getValue().added();
             s++;
         }
+        boolean outboxed = rows.outboxed();
         jdbc.query(
                 connection -> {
-                    var statement = connection.prepareStatement(APPEND);
+                    var statement = connection.prepareStatement(outboxed ? APPEND_WITH_OUTBOX : APPEND);
                     statement.setArray(1, connection.createArrayOf("text", streamIds));
                     statement.setArray(2, connection.createArrayOf("int8", expected));
                     statement.setArray(3, connection.createArrayOf("int8", added));
-                    statement.setTimestamp(4, Timestamp.from(occurredAt));
-                    statement.setArray(5, connection.createArrayOf("text", rows.streamIds));
-                    statement.setArray(6, connection.createArrayOf("int8", rows.numbers));
-                    statement.setArray(7, connection.createArrayOf("uuid", rows.eventIds));
-                    statement.setArray(8, connection.createArrayOf("text", rows.types));
-                    statement.setArray(9, connection.createArrayOf("int4", rows.schemaVersions));
-                    statement.setArray(10, connection.createArrayOf("text", rows.correlationIds));
-                    statement.setArray(11, connection.createArrayOf("text", rows.causationIds));
-                    statement.setArray(12, connection.createArrayOf("text", rows.traceparents));
-                    statement.setArray(13, connection.createArrayOf("text", rows.tracestates));
-                    statement.setArray(14, connection.createArrayOf("text", rows.payloads));
+                    statement.setArray(4, connection.createArrayOf("text", rows.streamIds));
+                    statement.setArray(5, connection.createArrayOf("int8", rows.numbers));
+                    statement.setArray(6, connection.createArrayOf("uuid", rows.eventIds));
+                    statement.setArray(7, connection.createArrayOf("text", rows.types));
+                    statement.setArray(8, connection.createArrayOf("int4", rows.schemaVersions));
+                    statement.setArray(9, connection.createArrayOf("text", rows.correlationIds));
+                    statement.setArray(10, connection.createArrayOf("text", rows.causationIds));
+                    statement.setArray(11, connection.createArrayOf("text", rows.traceparents));
+                    statement.setArray(12, connection.createArrayOf("text", rows.tracestates));
+                    statement.setArray(13, connection.createArrayOf("text", rows.payloads));
+                    statement.setArray(14, connection.createArrayOf("int4", rows.buckets));
+                    statement.setTimestamp(15, Timestamp.from(occurredAt));
+                    if (outboxed) {
+                        statement.setTimestamp(16, Timestamp.from(occurredAt));
+                    }
                     return statement;
                 },
                 positioned);
+    }
+
+    /**
+     * The data-modifying CTE that inserts the outbox rows of an append (ADR 0052), after the events' CTE {@code e}:
+     * the rows' bucket, event id, stream id and version come from {@code keys}, the rest from {@code e}, and
+     * {@code from} says which events, in what order (the relay publishes a bucket's rows in id order). It reads the
+     * same {@code stream} rows the events' insert does, so a stream whose version had moved gets no rows either.
+     */
+    private static String outboxed(String keys, String from) {
+        return ", outboxed as (insert into outbox (bucket, event_id, stream_id, stream_version, type, schema_version,"
+                + " occurred_at, correlation_id, causation_id, traceparent, tracestate, payload)"
+                + " select " + keys + ", e.type, e.schema_version, ?::timestamptz, e.correlation_id, e.causation_id,"
+                + " e.traceparent, e.tracestate, e.payload " + from + ")";
     }
 
     /** The merged write of one stream: the version its first append expects, and how many events it adds. */
@@ -323,6 +381,9 @@ public final class JdbcEventStore implements EventStore {
         final String[] tracestates;
         final String[] payloads;
         final boolean[] published;
+        /** The outbox bucket of each event that gets an outbox row, {@code null} for the others. */
+        final Integer[] buckets;
+
         int size;
 
         EventRows(int count) {
@@ -337,9 +398,10 @@ public final class JdbcEventStore implements EventStore {
             tracestates = new String[count];
             payloads = new String[count];
             published = new boolean[count];
+            buckets = new Integer[count];
         }
 
-        void add(String streamId, long number, EventType type, String payload, StreamAppend append) {
+        void add(String streamId, long number, EventType type, String payload, Integer bucket, StreamAppend append) {
             streamIds[size] = streamId;
             numbers[size] = number;
             eventIds[size] = UUID.randomUUID();
@@ -351,7 +413,28 @@ public final class JdbcEventStore implements EventStore {
             tracestates[size] = append.metadata().tracestate();
             payloads[size] = payload;
             published[size] = type.published();
+            buckets[size] = bucket;
             size++;
+        }
+
+        /** Whether any event gets an outbox row. */
+        boolean outboxed() {
+            for (int i = 0; i < size; i++) {
+                if (buckets[i] != null) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        BitSet writtenBuckets() {
+            BitSet written = new BitSet();
+            for (int i = 0; i < size; i++) {
+                if (buckets[i] != null) {
+                    written.set(buckets[i]);
+                }
+            }
+            return written;
         }
     }
 

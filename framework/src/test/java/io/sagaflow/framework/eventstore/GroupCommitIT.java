@@ -37,7 +37,7 @@ class GroupCommitIT {
     @BeforeAll
     static void setUp() {
         stores = Stores.onFreshDatabase(Counter.registry());
-        store = stores.eventStore(new OutboxWriter(stores.jdbc(), 16, new OutboxSignal()));
+        store = stores.eventStore(new OutboxWriter(16, new OutboxSignal()));
     }
 
     @AfterAll

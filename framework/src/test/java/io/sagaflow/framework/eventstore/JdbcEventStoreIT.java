@@ -34,7 +34,7 @@ class JdbcEventStoreIT {
     @BeforeAll
     static void setUp() {
         stores = Stores.onFreshDatabase(Counter.registry());
-        store = stores.eventStore(new OutboxWriter(stores.jdbc(), 16, new OutboxSignal()));
+        store = stores.eventStore(new OutboxWriter(16, new OutboxSignal()));
     }
 
     @AfterAll
@@ -353,6 +353,110 @@ class JdbcEventStoreIT {
         assertThat(store.readStream(rolledBack, 1)).isEmpty();
         assertThat(stores.jdbc()
                         .queryForObject("select count(*) from outbox where stream_id = ?", Long.class, rolledBack))
+                .isZero();
+    }
+
+    @Test
+    void writesEachOutboxRowAsTheRelayPublishesItInTheAppendsOwnStatement() {
+        String one = "counter-" + UUID.randomUUID();
+        String many = "counter-" + UUID.randomUUID();
+        String any = "counter-" + UUID.randomUUID();
+        EventMetadata metadata = new EventMetadata("corr-o", "cause-o", "00-trace-span-01", "k=v");
+        store.append(one, ExpectedVersion.noStream(), List.of(new Opened("o", 3), new LimitReached(3)), metadata);
+        store.append(one, ExpectedVersion.exactly(2), List.of(new Incremented(1), new Incremented(2)), metadata);
+        store.appendAll(List.of(
+                new EventStore.StreamAppend(many, ExpectedVersion.noStream(), List.of(new LimitReached(1)), metadata),
+                new EventStore.StreamAppend(any, ExpectedVersion.any(), List.of(new Opened("a", 1)), metadata),
+                new EventStore.StreamAppend(
+                        many, ExpectedVersion.exactly(1), List.of(new Opened("m", 1), new Incremented(4)), metadata)));
+        store.append(any, ExpectedVersion.any(), List.of(new Incremented(5)), metadata);
+
+        for (String stream : List.of(one, many, any)) {
+            List<Map<String, Object>> rows = stores.jdbc()
+                    .queryForList(
+                            "select o.bucket, o.stream_version, o.type, o.schema_version = e.schema_version as same_schema,"
+                                    + " o.occurred_at = e.occurred_at"
+                                    + " as same_time, o.payload::jsonb = e.payload as same_payload, o.correlation_id,"
+                                    + " o.causation_id, o.traceparent, o.tracestate"
+                                    + " from outbox o join es_event e on e.event_id = o.event_id and e.stream_id ="
+                                    + " o.stream_id and e.version = o.stream_version"
+                                    + " where o.stream_id = ? order by o.id",
+                            stream);
+            List<String> published = store.readStream(stream, 1).stream()
+                    .filter(event -> !event.type().equals("CounterLimitReached"))
+                    .map(event -> event.version() + " " + event.type())
+                    .toList();
+            assertThat(rows)
+                    .as("one row per published event of %s, in version order, joined to its event", stream)
+                    .extracting(row -> row.get("stream_version") + " " + row.get("type"))
+                    .containsExactlyElementsOf(published);
+            assertThat(rows).allSatisfy(row -> {
+                assertThat(row.get("bucket")).isEqualTo(OutboxWriter.bucketOf(stream, 16));
+                assertThat(row.get("same_schema")).isEqualTo(true);
+                assertThat(row.get("same_time")).isEqualTo(true);
+                assertThat(row.get("same_payload")).isEqualTo(true);
+                assertThat(row.get("correlation_id")).isEqualTo("corr-o");
+                assertThat(row.get("causation_id")).isEqualTo("cause-o");
+                assertThat(row.get("traceparent")).isEqualTo("00-trace-span-01");
+                assertThat(row.get("tracestate")).isEqualTo("k=v");
+            });
+        }
+        assertThat(stores.jdbc().queryForObject("select count(*) from outbox where stream_id = ?", Long.class, many))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void writesNoOutboxRowForAnAppendThatConflictsEvenIfTheCallerCarriesOn() {
+        String moved = "counter-" + UUID.randomUUID();
+        store.append(moved, ExpectedVersion.noStream(), List.of(new Opened("m", 9)), flow());
+        long before = stores.jdbc().queryForObject("select count(*) from outbox", Long.class);
+        String count = "select count(*) from outbox where stream_id = ?";
+
+        // Outside a caller's transaction the store's own transaction rolls back; inside one, the statement that lost
+        // the race inserted no row for the stream it lost on, whatever the caller does next.
+        List<Runnable> conflicting = List.of(
+                () -> store.append(moved, ExpectedVersion.exactly(5), List.of(new Incremented(1)), flow()),
+                () -> store.appendAll(List.of(
+                        new EventStore.StreamAppend(
+                                moved, ExpectedVersion.noStream(), List.of(new Opened("x", 1)), flow()),
+                        new EventStore.StreamAppend(
+                                "counter-" + UUID.randomUUID(),
+                                ExpectedVersion.any(),
+                                List.of(new Opened("y", 1)),
+                                flow()))));
+        for (Runnable append : conflicting) {
+            assertThatThrownBy(append::run).isInstanceOf(ConcurrencyConflictException.class);
+            Long inside = stores.transactions().execute(status -> {
+                status.setRollbackOnly();
+                try {
+                    append.run();
+                } catch (ConcurrencyConflictException expected) {
+                    // carries on in the same transaction
+                }
+                return stores.jdbc().queryForObject(count, Long.class, moved);
+            });
+            assertThat(inside)
+                    .as("rows of the stream it lost on, in the caller's transaction")
+                    .isOne();
+        }
+        assertThat(stores.jdbc().queryForObject("select count(*) from outbox", Long.class))
+                .isEqualTo(before);
+    }
+
+    @Test
+    void aStoreWithoutAnOutboxWritesNoOutboxRows() {
+        JdbcEventStore plain = stores.eventStore();
+        String stream = "counter-" + UUID.randomUUID();
+        plain.append(stream, ExpectedVersion.noStream(), List.of(new Opened("p", 1)), flow());
+        plain.appendAll(List.of(
+                new EventStore.StreamAppend(stream, ExpectedVersion.exactly(1), List.of(new Incremented(1)), flow()),
+                new EventStore.StreamAppend(
+                        "counter-" + UUID.randomUUID(),
+                        ExpectedVersion.noStream(),
+                        List.of(new Opened("q", 1)),
+                        flow())));
+        assertThat(plain.readStream(stream, 1)).hasSize(2);
+        assertThat(stores.jdbc().queryForObject("select count(*) from outbox where stream_id = ?", Long.class, stream))
                 .isZero();
     }
 

@@ -37,7 +37,7 @@ class OutboxPruningIT {
 
     @Test
     void prunesPublishedRowsPastTheRetentionAndKeepsPendingAndRecentOnes() {
-        var store = stores.eventStore(new OutboxWriter(stores.jdbc(), 4, new OutboxSignal()));
+        var store = stores.eventStore(new OutboxWriter(4, new OutboxSignal()));
         for (String stream : List.of("old-published", "recent-published", "pending")) {
             store.append(stream, ExpectedVersion.noStream(), List.of(new Opened(stream, 1)), EventMetadata.newFlow());
         }

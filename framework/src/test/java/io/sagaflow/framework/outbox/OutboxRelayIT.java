@@ -64,7 +64,7 @@ class OutboxRelayIT {
     @BeforeEach
     void setUp() {
         stores = Stores.onFreshDatabase(Counter.registry());
-        store = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, new OutboxSignal()));
+        store = stores.eventStore(new OutboxWriter(BUCKETS, new OutboxSignal()));
         HazelcastInstance shared = clusters.startSharedMember(clusters.newSharedCluster());
         bus = new ReliableTopicEventBus(shared, HazelcastNames.EVENT_TOPIC_PREFIX, 4, Duration.ofSeconds(30));
         bus.subscribe("counting-consumer", Set.of(Counter.PUBLISHER), new InMemoryCheckpoints(), received::add);
@@ -223,7 +223,7 @@ class OutboxRelayIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> leasesA.held().size() == BUCKETS / 2);
         await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= STREAMS * EVENTS_PER_STREAM);
 
-        JdbcEventStore storeOfA = stores.eventStore(new OutboxWriter(stores.jdbc(), BUCKETS, signalA));
+        JdbcEventStore storeOfA = stores.eventStore(new OutboxWriter(BUCKETS, signalA));
         String streamOfB = IntStream.range(0, 1_000)
                 .mapToObj(i -> "woken-" + i)
                 .filter(stream -> leasesB.held().contains(OutboxWriter.bucketOf(stream, BUCKETS)))
