@@ -180,14 +180,10 @@ class SagaViewProjectionIT {
         return saga;
     }
 
-    private void commit(SagaViewProjection projection, JdbcTemplate jdbc, EventEnvelope<?>... events) {
-        List<EventEnvelope<Object>> appended = new ArrayList<>();
-        for (EventEnvelope<?> event : events) {
-            @SuppressWarnings("unchecked")
-            EventEnvelope<Object> any = (EventEnvelope<Object>) event;
-            appended.add(any);
-        }
-        new TransactionTemplate(transactionManager).executeWithoutResult(status -> projection.applyAll(appended, jdbc));
+    @SafeVarargs
+    private void commit(SagaViewProjection projection, JdbcTemplate jdbc, EventEnvelope<Object>... events) {
+        new TransactionTemplate(transactionManager)
+                .executeWithoutResult(status -> projection.applyAll(List.of(events), jdbc));
     }
 
     private EventEnvelope<Object> event(UUID saga, long version, Object payload) {
