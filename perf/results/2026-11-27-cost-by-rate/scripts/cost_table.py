@@ -31,4 +31,4 @@ for rate, ticks in blocks.items():
 print()
 print("Each cell: % of a core · ms of CPU per iteration. jit: the JVMs' C1/C2 compiler threads (part of the JVMs').")
 print("–: not measured (the process was gone when the window closed).")
-print("machine: all CPU of the box (steal apart); steal: what the host took from its busy cores.")
+print("machine: all busy CPU of the box, the host's steal included; steal: what the host took from its busy cores.")
