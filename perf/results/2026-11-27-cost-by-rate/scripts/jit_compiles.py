@@ -1,6 +1,7 @@
 """jit_compiles.py RECORDING...: what the JIT compiled during JFR recordings made with compilations.jfc
-(jcmd <pid> JFR.start settings=<the absolute path of compilations.jfc> duration=90s filename=...): per recording the compiles by compiler and tier with their seconds, the deoptimizations with their
-reasons, and the longest compiles."""
+(jcmd <pid> JFR.start settings=<the absolute path of compilations.jfc> duration=90s filename=...): per recording
+the compiles by compiler and tier with their seconds, the deoptimizations with their reasons, and the longest
+compiles."""
 import collections
 import json
 import re
