@@ -93,15 +93,15 @@ public final class DeciderRepository<C, S, E> {
      * reading it first: for streams named by an id the caller has just generated, which nothing else can have
      * written. The append still checks that the stream does not exist.
      *
-     * @return the appended events, empty if the command changed nothing
+     * @return the appended events as stored (with their versions and time), none if the command changed nothing
      * @throws ConcurrencyConflictException if the stream exists after all
      */
-    public List<E> create(String streamId, C command, EventMetadata metadata) {
+    public EventStore.AppendResult create(String streamId, C command, EventMetadata metadata) {
         List<E> decided = decider.decide(command, decider.initialState());
         if (decided.isEmpty()) {
-            return decided;
+            return new EventStore.AppendResult(streamId, 0, List.of());
         }
-        events.append(streamId, ExpectedVersion.noStream(), decided, metadata);
+        EventStore.AppendResult appended = events.append(streamId, ExpectedVersion.noStream(), decided, metadata);
         if (snapshotEvery > 0 && decided.size() >= snapshotEvery) {
             snapshots.save(
                     streamId,
@@ -110,7 +110,7 @@ public final class DeciderRepository<C, S, E> {
                     snapshotSchemaVersion,
                     decider.evolveAll(decider.initialState(), decided));
         }
-        return decided;
+        return appended;
     }
 
     /**

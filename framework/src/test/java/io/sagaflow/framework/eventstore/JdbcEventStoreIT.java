@@ -510,7 +510,10 @@ class JdbcEventStoreIT {
         var repository = new DeciderRepository<>(store, snapshots, counter, Counter.State.class, "CounterState", 1, 10);
         String stream = "counter-" + UUID.randomUUID();
 
-        assertThat(repository.create(stream, new Open("c", 5), EventMetadata.newFlow()))
+        assertThat(repository
+                        .create(stream, new Open("c", 5), EventMetadata.newFlow())
+                        .events())
+                .extracting(EventEnvelope::payload)
                 .containsExactly(new Opened("c", 5));
 
         assertThat(repository.load(stream)).isEqualTo(new DeciderRepository.Loaded<>(new Counter.State(true, 0, 5), 1));
