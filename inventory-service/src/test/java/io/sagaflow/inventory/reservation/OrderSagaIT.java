@@ -53,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
 class OrderSagaIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final UUID CUSTOMER = UUID.fromString("00000000-0000-0000-0000-0000000000c1");
 
     @Value("${local.server.port}")
     int port;
@@ -95,9 +96,13 @@ class OrderSagaIT {
         topic.publish(List.of(placed));
 
         List<EventEnvelope<Object>> answer = awaitAnswers(order, 1);
+        // The answer carries what payment charges: the order's customer and total, as placed (ADR 0055).
         assertThat(answer.getFirst().payload())
-                .isEqualTo(
-                        new StockReserved(order, List.of(new ReservedLine(kettle, 2), new ReservedLine(toaster, 3))));
+                .isEqualTo(new StockReserved(
+                        order,
+                        List.of(new ReservedLine(kettle, 2), new ReservedLine(toaster, 3)),
+                        CUSTOMER,
+                        new BigDecimal("49.95")));
         assertThat(answer.getFirst().causationId()).isEqualTo(placed.eventId());
         assertThat(answer.getFirst().correlationId()).isEqualTo(placed.correlationId());
         assertThat(reserved(kettle)).isEqualTo(2);
@@ -423,7 +428,7 @@ class OrderSagaIT {
         }
         OrderPlaced placed = new OrderPlaced(
                 order,
-                UUID.randomUUID(),
+                CUSTOMER,
                 List.of(lines),
                 total,
                 BigDecimal.ZERO.setScale(2),

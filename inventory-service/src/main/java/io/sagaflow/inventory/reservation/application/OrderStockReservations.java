@@ -166,8 +166,10 @@ public class OrderStockReservations {
                 stock.put(line.productId(), stockOf(product.state(), orderId));
             }
         }
-        List<InventoryEvent> decided =
-                decider.decide(new ReserveOrderStock(orderId, lines, stock), reservation.state());
+        List<InventoryEvent> decided = decider.decide(
+                new ReserveOrderStock(
+                        orderId, reserve.placed().customerId(), reserve.placed().total(), lines, stock),
+                reservation.state());
         for (InventoryEvent event : decided) {
             if (event instanceof StockReserved reserved) {
                 for (ReservedLine line : reserved.lines()) {

@@ -18,7 +18,8 @@ import java.util.UUID;
  *
  * <ul>
  *   <li>the placement is answered exactly once: {@link StockReserved} for all lines (quantities of one product summed
- *       into one line) or {@link StockReservationFailed} naming the first failing line;
+ *       into one line), with the order's customer and total for payment to charge, or {@link StockReservationFailed}
+ *       naming the first failing line;
  *   <li>the release request is answered exactly once with {@link StockReleased}, carrying the reserved lines or none;
  *   <li>a placement that arrives after the release is refused with {@code ORDER_CANCELLED}, so nothing is reserved
  *       for an order that is already cancelled.
@@ -90,7 +91,7 @@ public final class OrderReservationDecider implements Decider<ReservationCommand
         List<ReservedLine> lines = wanted.entrySet().stream()
                 .map(line -> new ReservedLine(line.getKey(), Math.toIntExact(line.getValue())))
                 .toList();
-        return List.of(new StockReserved(reserve.orderId(), lines));
+        return List.of(new StockReserved(reserve.orderId(), lines, reserve.customerId(), reserve.total()));
     }
 
     private static List<InventoryEvent> fail(ReserveOrderStock reserve, String code, UUID productId, String detail) {

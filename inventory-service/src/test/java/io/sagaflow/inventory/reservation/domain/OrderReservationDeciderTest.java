@@ -8,6 +8,7 @@ import io.sagaflow.inventory.contracts.StockReleased;
 import io.sagaflow.inventory.contracts.StockReservationFailed;
 import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,7 +21,9 @@ class OrderReservationDeciderTest {
     private static final UUID TOASTER = UUID.fromString("00000000-0000-0000-0000-00000000000b");
     private static final List<ReservedLine> TWO_LINES =
             List.of(new ReservedLine(KETTLE, 2), new ReservedLine(TOASTER, 1));
-    private static final StockReserved RESERVED = new StockReserved(ORDER, TWO_LINES);
+    private static final UUID CUSTOMER = UUID.fromString("00000000-0000-0000-0000-0000000000c1");
+    private static final BigDecimal TOTAL = new BigDecimal("42.50");
+    private static final StockReserved RESERVED = new StockReserved(ORDER, TWO_LINES, CUSTOMER, TOTAL);
 
     private final DeciderFixture<ReservationCommand, OrderReservation, InventoryEvent> reservation =
             DeciderFixture.of(new OrderReservationDecider());
@@ -40,7 +43,8 @@ class OrderReservationDeciderTest {
                 .when(reserve(
                         List.of(new ReservedLine(KETTLE, 1), new ReservedLine(TOASTER, 1), new ReservedLine(KETTLE, 2)),
                         Map.of(KETTLE, stock(3), TOASTER, stock(1))))
-                .then(new StockReserved(ORDER, List.of(new ReservedLine(KETTLE, 3), new ReservedLine(TOASTER, 1))));
+                .then(new StockReserved(
+                        ORDER, List.of(new ReservedLine(KETTLE, 3), new ReservedLine(TOASTER, 1)), CUSTOMER, TOTAL));
     }
 
     @Test
@@ -109,7 +113,7 @@ class OrderReservationDeciderTest {
         reservation
                 .givenNothing()
                 .when(reserve(List.of(new ReservedLine(KETTLE, 2)), Map.of(KETTLE, new ProductStock(true, 0, 2))))
-                .then(new StockReserved(ORDER, List.of(new ReservedLine(KETTLE, 2))));
+                .then(new StockReserved(ORDER, List.of(new ReservedLine(KETTLE, 2)), CUSTOMER, TOTAL));
     }
 
     @Test
@@ -197,7 +201,7 @@ class OrderReservationDeciderTest {
     }
 
     private static ReserveOrderStock reserve(List<ReservedLine> lines, Map<UUID, ProductStock> stock) {
-        return new ReserveOrderStock(ORDER, lines, stock);
+        return new ReserveOrderStock(ORDER, CUSTOMER, TOTAL, lines, stock);
     }
 
     private static ProductStock stock(int available) {
