@@ -6,13 +6,13 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.payment.ordersaga.application.OrderSagaParticipant;
 import org.junit.jupiter.api.Test;
 
-/** Payment receives only the order events it handles: none skipped, each a delivery saved (ADR 0036). */
+/** Payment receives only the events it handles: none skipped, each a delivery saved (ADR 0036, ADR 0055). */
 class ConsumedTopicsTest {
 
     private final EventTypeRegistry types = new PaymentEventTypes().eventTypeRegistry();
 
     @Test
-    void theSagaParticipantReceivesPaymentAndRefundRequestsButNotPlacementsOrOutcomes() {
+    void theSagaParticipantReceivesReservationsAndRefundRequestsButNotPlacementsReleasesOrOutcomes() {
         assertThat(types.skippedBy(OrderSagaParticipant.EVENT_TYPES)).isEmpty();
     }
 }

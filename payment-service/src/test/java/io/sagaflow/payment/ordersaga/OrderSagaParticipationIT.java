@@ -11,6 +11,8 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
+import io.sagaflow.inventory.contracts.StockReserved;
+import io.sagaflow.inventory.contracts.StockReserved.ReservedLine;
 import io.sagaflow.order.contracts.PaymentRequested;
 import io.sagaflow.order.contracts.RefundRequested;
 import io.sagaflow.payment.OrderServiceOutbox;
@@ -114,6 +116,47 @@ class OrderSagaParticipationIT {
         assertThat(payment.get("customerId").asString()).isEqualTo(customer.toString());
         assertThat(payment.get("amount").decimalValue()).isEqualByComparingTo("250.00");
         assertThat(outstanding(customer)).isEqualByComparingTo("250.00");
+    }
+
+    @Test
+    void theInventorysReservationChargesTheOrderTotalOnce_andAPaymentRequestOfTheSameOrderChangesNothing() {
+        UUID order = UUID.randomUUID();
+        UUID customer = UUID.randomUUID();
+        EventMessage reserved = orderService.reservation(order, 1, reserved(order, customer, "123.45"));
+        EventMessage requested =
+                orderService.message(order, 3, new PaymentRequested(order, customer, amount("123.45")));
+
+        orderService.publish(reserved, reserved);
+        orderService.publish(requested);
+
+        awaitProcessed(reserved, requested);
+        String stream = paymentStream(order);
+        assertThat(types(stream)).containsExactly("PaymentInitiated", "PaymentCaptured");
+        EventMessage captured = assertPublishedOnce("PaymentCaptured", stream);
+        assertThat(captured.causationId()).isEqualTo(reserved.eventId());
+        assertThat(captured.correlationId()).isEqualTo(reserved.correlationId());
+        assertThat(captured.payload()).contains("123.45");
+        assertThat(outstanding(customer)).isEqualByComparingTo("123.45");
+    }
+
+    @Test
+    void aRefundRequestThatOvertakesTheReservation_isAnsweredAndTheReservationThenDeclinedOrderCancelled() {
+        // The refund travels on the order's topics, the reservation on the inventory's: no order between them.
+        UUID order = UUID.randomUUID();
+        UUID customer = UUID.randomUUID();
+        EventMessage refund = orderService.message(order, 3, new RefundRequested(order, "deadline passed"));
+        EventMessage lateReservation = orderService.reservation(order, 1, reserved(order, customer, "99"));
+
+        orderService.publish(refund);
+        awaitProcessed(refund);
+        orderService.publish(lateReservation);
+        awaitProcessed(lateReservation);
+
+        assertThat(types(OrderPayment.refundStreamOf(order))).containsExactly("RefundNotRequired");
+        assertThat(types(paymentStream(order))).containsExactly("PaymentInitiated", "PaymentDeclined");
+        EventMessage declined = assertPublishedOnce("PaymentDeclined", paymentStream(order));
+        assertThat(declined.payload()).contains("\"code\":\"ORDER_CANCELLED\"");
+        assertThat(outstanding(customer)).isEqualByComparingTo("0.00");
     }
 
     @Test
@@ -341,6 +384,10 @@ class OrderSagaParticipationIT {
 
     private static String paymentStream(UUID order) {
         return "payment-" + OrderPayment.paymentIdOf(order);
+    }
+
+    private static StockReserved reserved(UUID order, UUID customer, String total) {
+        return new StockReserved(order, List.of(new ReservedLine(UUID.randomUUID(), 1)), customer, amount(total));
     }
 
     private static BigDecimal amount(String value) {

@@ -6,6 +6,7 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.order.contracts.PaymentRequested;
 import io.sagaflow.order.contracts.RefundRequested;
 import io.sagaflow.payment.ordersaga.domain.OrderPayment;
@@ -13,6 +14,7 @@ import io.sagaflow.payment.ordersaga.domain.RefundDecision;
 import io.sagaflow.payment.payments.application.NewPayment;
 import io.sagaflow.payment.payments.application.PaymentService;
 import io.sagaflow.payment.payments.domain.PaymentState;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,16 +32,19 @@ import org.springframework.stereotype.Component;
  * transaction (so each event's effects commit exactly once).
  *
  * <ul>
- *   <li>{@code PaymentRequested}: authorises the order's one payment (id {@link OrderPayment#paymentIdOf derived from
- *       the order}) and so publishes {@code PaymentCaptured} or {@code PaymentDeclined}; if the payment exists already
- *       (a duplicate request) nothing happens; if the order's refund was already requested it is declined with
- *       {@code ORDER_CANCELLED}, so money is never kept after a cancellation.
+ *   <li>{@code StockReserved} (the inventory's, ADR 0055), like {@code PaymentRequested} (the order service's, from
+ *       orders placed before ADR 0055): authorises the order's one payment (id {@link OrderPayment#paymentIdOf
+ *       derived from the order}) of the order's total and so publishes {@code PaymentCaptured} or
+ *       {@code PaymentDeclined}; if the payment exists already (a duplicate, or both requests of an order placed while
+ *       the services were upgraded) nothing happens; if the order's refund was already requested it is declined with
+ *       {@code ORDER_CANCELLED}, so money is never kept after a cancellation. A refund request may arrive first: it
+ *       travels on the order's topics, the reservation on the inventory's, with no order between them.
  *   <li>{@code RefundRequested}: refunds the order's payment if it is captured ({@code PaymentRefunded}); otherwise
  *       (declined, already refunded, or none yet) answers {@code RefundNotRequired} on the order's refund stream,
  *       once.
  * </ul>
  *
- * Both take the order's lock first, so they never interleave for one order, whichever replica or shard carries them.
+ * Every request takes the order's lock first, so none interleave for one order, whichever replica or shard carries them.
  */
 @Component
 public class OrderSagaParticipant implements EventHandler {
@@ -48,7 +53,8 @@ public class OrderSagaParticipant implements EventHandler {
     public static final String CONSUMER = "payment.order-saga";
 
     /** The events it handles; it never sees the others. */
-    public static final Set<Class<?>> EVENT_TYPES = Set.of(PaymentRequested.class, RefundRequested.class);
+    public static final Set<Class<?>> EVENT_TYPES =
+            Set.of(StockReserved.class, PaymentRequested.class, RefundRequested.class);
 
     private static final Logger log = LoggerFactory.getLogger(OrderSagaParticipant.class);
 
@@ -78,19 +84,16 @@ public class OrderSagaParticipant implements EventHandler {
         Set<UUID> orderIds = new LinkedHashSet<>();
         Set<UUID> customerIds = new HashSet<>();
         for (EventEnvelope<Object> event : events) {
-            UUID orderId = switch (event.payload()) {
-                case PaymentRequested requested -> {
-                    if (requested.customerId() != null) {
-                        customerIds.add(requested.customerId());
-                    }
-                    yield requested.orderId();
-                }
-                case RefundRequested requested -> requested.orderId();
-                default -> null; // Not among EVENT_TYPES: not delivered.
-            };
+            Charge charge = Charge.of(event.payload());
+            UUID orderId = charge != null
+                    ? charge.orderId()
+                    : event.payload() instanceof RefundRequested requested ? requested.orderId() : null;
             if (orderId == null) {
-                log.warn("ignoring {} without an order id (event {})", event.type(), event.eventId());
+                log.warn("ignoring {} without an order id or a total (event {})", event.type(), event.eventId());
             } else {
+                if (charge != null && charge.customerId() != null) {
+                    customerIds.add(charge.customerId());
+                }
                 requests.add(event);
                 orderIds.add(orderId);
             }
@@ -107,30 +110,48 @@ public class OrderSagaParticipant implements EventHandler {
                 payments.batch(orderIds.stream().map(OrderPayment::paymentIdOf).toList(), customerIds);
         for (EventEnvelope<Object> event : requests) {
             EventMetadata metadata = EventMetadata.causedBy(event);
-            switch (event.payload()) {
-                case PaymentRequested requested -> paymentRequested(requested, batch, refundAnswers, metadata);
-                case RefundRequested requested -> refundRequested(requested, batch, refundAnswers, metadata);
-                default -> {
-                    // filtered above
-                }
+            if (event.payload() instanceof RefundRequested requested) {
+                refundRequested(requested, batch, refundAnswers, metadata);
+            } else {
+                charge(Charge.of(event.payload()), batch, refundAnswers, metadata);
             }
         }
         batch.append();
     }
 
-    private static void paymentRequested(
-            PaymentRequested request,
-            PaymentService.Batch batch,
-            Map<UUID, Long> refundAnswers,
-            EventMetadata metadata) {
-        UUID paymentId = OrderPayment.paymentIdOf(request.orderId());
+    /**
+     * What an order's payment is asked to charge, from either request: the inventory's {@code StockReserved} (ADR
+     * 0055) or the order service's {@code PaymentRequested}.
+     */
+    private record Charge(UUID orderId, UUID customerId, BigDecimal amount) {
+
+        /**
+         * The charge {@code event} asks for; null if it asks for none: a refund request, or a {@code StockReserved}
+         * recorded before ADR 0055 (without a total), whose order the order service asked to charge itself.
+         */
+        static Charge of(Object event) {
+            return switch (event) {
+                case StockReserved reserved
+                when reserved.orderId() != null && reserved.total() != null ->
+                    new Charge(reserved.orderId(), reserved.customerId(), reserved.total());
+                case PaymentRequested requested
+                when requested.orderId() != null ->
+                    new Charge(requested.orderId(), requested.customerId(), requested.amount());
+                default -> null;
+            };
+        }
+    }
+
+    private static void charge(
+            Charge charge, PaymentService.Batch batch, Map<UUID, Long> refundAnswers, EventMetadata metadata) {
+        UUID paymentId = OrderPayment.paymentIdOf(charge.orderId());
         if (!(batch.state(paymentId) instanceof PaymentState.NotCreated)) {
             return;
         }
-        boolean cancelled = refundAnswers.get(request.orderId()) > 0;
+        boolean cancelled = refundAnswers.get(charge.orderId()) > 0;
         batch.authorise(
                 paymentId,
-                new NewPayment(request.orderId(), request.customerId(), request.amount(), null, null),
+                new NewPayment(charge.orderId(), charge.customerId(), charge.amount(), null, null),
                 cancelled,
                 metadata);
     }
