@@ -187,7 +187,6 @@ class OrderFulfilmentSystemIT {
                 .contains(
                         "OrderPlaced",
                         "StockReserved",
-                        "PaymentRequested",
                         "PaymentCaptured",
                         "OrderConfirmed",
                         "PaymentDeclined",

@@ -128,7 +128,13 @@ class SagaJobIT {
     @Autowired
     Clock clock;
 
-    /** The events of a saga that went through every step. */
+    /**
+     * The events of a saga confirmed on payment's answer, which payment gave on inventory's reservation (ADR 0055).
+     */
+    private static final List<String> CONFIRMED_ON_PAYMENTS_ANSWER =
+            List.of("OrderPlaced", "StockReservationConfirmed", "PaymentCaptureConfirmed", "OrderConfirmed");
+
+    /** The events of a saga that heard of its reservation first and asked payment itself (before ADR 0055). */
     private static final List<String> CONFIRMED_SAGA = List.of(
             "OrderPlaced",
             "StockReservationConfirmed",
@@ -192,14 +198,11 @@ class SagaJobIT {
     }
 
     @Test
-    void aReservedAndCapturedOrderIsConfirmedAndItsSagaShowsEveryStep() throws Exception {
+    void aReservedAndCapturedOrderIsConfirmedOnPaymentsAnswerAndItsSagaShowsEveryStep() throws Exception {
         UUID order = orderIdOf(placeOrder());
         String correlation = awaitPublished("OrderPlaced", order).correlationId();
-        answerStockReserved(order, correlation);
-        EventMessage paymentRequested = awaitPublished("PaymentRequested", order);
-        assertThat(json.readTree(paymentRequested.payload()).get("amount").decimalValue())
-                .isEqualByComparingTo("21.60");
-        answerPaymentCaptured(order);
+        // Inventory reserved and payment charged on inventory's answer (ADR 0055): the saga hears from payment only.
+        answerPaymentCapturedIn(correlation, order);
 
         awaitStatus(order, "CONFIRMED");
         JsonNode saga = get("/api/sagas/" + order);
@@ -207,15 +210,20 @@ class SagaJobIT {
         assertThat(saga.get("steps").findValuesAsString("name"))
                 .containsExactly("PLACE_ORDER", "RESERVE_STOCK", "CHARGE_PAYMENT", "CONFIRM_ORDER");
         assertThat(saga.get("durationMs").asLong()).isPositive();
-        assertThat(paymentRequested.correlationId())
+        assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_ON_PAYMENTS_ANSWER);
+        EventMessage confirmed = awaitPublished("OrderConfirmed", order);
+        assertThat(confirmed.correlationId())
                 .as("one correlation id across the saga")
                 .isEqualTo(correlation);
+        assertThat(published)
+                .as("payment was not asked by the saga")
+                .noneMatch(
+                        m -> m.type().equals("PaymentRequested") && m.streamId().equals("order-" + order));
 
         HttpResponse<String> metrics = send("GET", "/actuator/prometheus", null);
         assertThat(metrics.body())
                 .contains("sagaflow_saga_duration_seconds_count{outcome=\"confirmed\"")
-                .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"reserve_stock\"")
-                .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"charge_payment\"")
+                .contains("sagaflow_saga_step_seconds_count{outcome=\"completed\",step=\"reserve_and_charge\"")
                 .contains("sagaflow_saga_quarantined")
                 .contains("sagaflow_saga_backlog")
                 .contains("sagaflow_saga_open")
@@ -230,9 +238,9 @@ class SagaJobIT {
     @Test
     void sagaBatchesRunOnLanesThatWaitForWork_soTheJobKeepsNoJetThreadThatWakesWhileIdle() throws Exception {
         UUID order = orderIdOf(placeOrder());
-        String correlation = awaitPublished("OrderPlaced", order).correlationId();
-        answerStockReserved(order, correlation);
-        awaitPublished("PaymentRequested", order);
+        awaitPublished("OrderPlaced", order);
+        answerPaymentCaptured(order);
+        awaitPublished("OrderConfirmed", order);
 
         // The answer was handled: by a lane of the job, not by a blocking Jet thread (ADR 0034).
         List<String> threads = Thread.getAllStackTraces().keySet().stream()
@@ -263,11 +271,6 @@ class SagaJobIT {
         CompletableFuture<HttpResponse<String>> waiting =
                 CompletableFuture.supplyAsync(() -> conditionalGetQuietly(order, pending, "wait=30"));
         await().atMost(Duration.ofSeconds(10)).until(() -> orderViews.waiting() == 1);
-        answer(
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
-        awaitPublished("PaymentRequested", order);
         answerPaymentCaptured(order);
         HttpResponse<String> changed = waiting.get(45, TimeUnit.SECONDS);
         assertThat(changed.statusCode()).isEqualTo(200);
@@ -292,11 +295,7 @@ class SagaJobIT {
     @Test
     void aDeclinedPaymentReleasesTheStockAndCancelsTheOrderWithTheReason() throws Exception {
         UUID order = orderIdOf(placeOrder());
-        answer(
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
-        awaitPublished("PaymentRequested", order);
+        awaitPublished("OrderPlaced", order);
         answer(
                 "payment-" + order,
                 "PaymentDeclined",
@@ -351,8 +350,7 @@ class SagaJobIT {
                                     e -> assertThat(e.code()).isEqualTo("OPEN_SAGAS")));
         }
 
-        answerStockReserved(order, awaitPublished("OrderPlaced", order).correlationId());
-        awaitPublished("PaymentRequested", order);
+        awaitPublished("OrderPlaced", order);
         answerPaymentCaptured(order);
         awaitStatus(order, "CONFIRMED");
         await().atMost(Duration.ofSeconds(10))
@@ -402,6 +400,8 @@ class SagaJobIT {
         assertThat(Duration.between(placedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofSeconds(7));
         assertThat(get("/api/sagas/" + order).get("status").asString()).isEqualTo("COMPENSATING");
         assertThat(release.payload()).contains("deadline");
+        // Payment may be charging on a reservation the saga has not heard of (ADR 0055): its refund is asked too.
+        awaitPublished("RefundRequested", order);
 
         await().atMost(Duration.ofSeconds(45))
                 .until(() -> "COMPENSATION_FAILED"
@@ -413,20 +413,17 @@ class SagaJobIT {
         assertThat(get("/api/admin/sagas/quarantined").findValuesAsString("sagaId"))
                 .contains(order.toString());
 
-        // The participant comes back and confirms: the quarantined saga heals itself.
+        // The participants come back and confirm: the quarantined saga heals itself.
         answer("reservation-" + order, "StockReleased", Map.of("orderId", order, "lines", List.of(), "reason", "x"));
+        answer("payment-refund-" + order, "RefundNotRequired", Map.of("orderId", order, "reason", "nothing captured"));
         JsonNode cancelled = awaitStatus(order, "CANCELLED");
         assertThat(cancelled.get("cancellationCode").asString()).isEqualTo("DEADLINE_EXCEEDED");
     }
 
     @Test
-    void aCustomerCancellationUndoesTheReservation() throws Exception {
+    void aCustomerCancellationUndoesTheReservationAndThePayment() throws Exception {
         UUID order = orderIdOf(placeOrder());
-        answer(
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
-        awaitPublished("PaymentRequested", order);
+        awaitPublished("OrderPlaced", order);
         HttpResponse<String> cancel = send(
                 "PATCH",
                 "/api/orders/" + order + "/cancel",
@@ -502,26 +499,23 @@ class SagaJobIT {
         orders.forEach(order -> awaitPublished("OrderPlaced", order));
         List<EventMessage> answers = new ArrayList<>();
         for (UUID order : orders) {
-            answers.add(message(
-                    "reservation-" + order,
-                    "StockReserved",
-                    Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2)))));
+            answers.add(message("payment-" + order, "PaymentCaptured", capturedPayload(order)));
         }
         bus.publish(answers);
 
-        orders.forEach(order -> awaitPublished("PaymentRequested", order));
+        orders.forEach(order -> awaitPublished("OrderConfirmed", order));
         String streams =
                 "{" + String.join(",", orders.stream().map(o -> "order-" + o).toList()) + "}";
         assertThat(jdbc.queryForObject(
                         "select count(*) from es_event where stream_id = any(?::text[])"
-                                + " and type = 'PaymentRequested'",
+                                + " and type = 'OrderConfirmed'",
                         Integer.class,
                         streams))
                 .as("every saga moved once")
                 .isEqualTo(orders.size());
         assertThat(jdbc.queryForObject(
                         "select count(distinct transaction_id::text) from es_event where stream_id = any(?::text[])"
-                                + " and type = 'PaymentRequested'",
+                                + " and type = 'OrderConfirmed'",
                         Integer.class,
                         streams))
                 .as("answers that queued up were decided together")
@@ -825,29 +819,26 @@ class SagaJobIT {
                 .orElseThrow();
     }
 
-    /** Inventory's answer to the order's placement: both units of its one line reserved. */
-    private void answerStockReserved(UUID order, String correlationId) {
-        answerIn(
-                correlationId,
-                "reservation-" + order,
-                "StockReserved",
-                Map.of("orderId", order, "lines", List.of(Map.of("productId", product, "quantity", 2))));
+    /** Payment's answer to inventory's reservation of the order: captured, the whole total. */
+    private void answerPaymentCaptured(UUID order) {
+        answerPaymentCapturedIn(UUID.randomUUID().toString(), order);
     }
 
-    /** Payment's answer to the order's payment request: captured, the whole total. */
-    private void answerPaymentCaptured(UUID order) {
-        answer(
-                "payment-" + order,
-                "PaymentCaptured",
-                Map.of(
-                        "paymentId",
-                        PaymentContracts.sagaPaymentIdOf(order),
-                        "orderId",
-                        order,
-                        "customerId",
-                        customer,
-                        "amount",
-                        21.60));
+    /** The same answer, in the flow {@code correlationId}. */
+    private void answerPaymentCapturedIn(String correlationId, UUID order) {
+        answerIn(correlationId, "payment-" + order, "PaymentCaptured", capturedPayload(order));
+    }
+
+    private Map<String, Object> capturedPayload(UUID order) {
+        return Map.of(
+                "paymentId",
+                PaymentContracts.sagaPaymentIdOf(order),
+                "orderId",
+                order,
+                "customerId",
+                customer,
+                "amount",
+                21.60);
     }
 
     /** Publishes an event as another service's outbox would. */

@@ -5,7 +5,6 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.inventory.contracts.StockReleased;
 import io.sagaflow.inventory.contracts.StockReservationFailed;
-import io.sagaflow.inventory.contracts.StockReserved;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
 import io.sagaflow.order.ordering.domain.OrderCancellationRequested;
 import io.sagaflow.payment.contracts.PaymentCaptured;
@@ -19,7 +18,8 @@ import java.util.Set;
  * Consumer {@code order.saga}: turns the events sagas react to (the order's cancellation requests, inventory's and
  * payment's answers) into saga messages in the inbox, keyed by event id. The order's own {@code OrderPlaced} is not
  * among them: it already asks inventory to reserve, and the placement armed the saga's deadline before it committed
- * (ADR 0033), so the saga has nothing to do about it. It keeps no processed-event records
+ * (ADR 0033), so the saga has nothing to do about it. Nor is inventory's {@code StockReserved}: payment charges on it
+ * and the saga hears of the reservation with payment's answer (ADR 0055). It keeps no processed-event records
  * ({@code Deduplication.BY_HANDLER}, ADR 0020): a delivery repeated while the first waits in the inbox adds nothing
  * (the put is {@code putIfAbsent} under the event id), and one repeated after the saga handled the first replays a
  * state that already holds its effect, so the saga decides nothing ({@code OrderFulfilmentSagaTest}).
@@ -32,7 +32,6 @@ public class SagaFeed implements EventHandler {
     /** The events that can mean a saga message; it never sees the others. */
     public static final Set<Class<?>> EVENT_TYPES = Set.of(
             OrderCancellationRequested.class,
-            StockReserved.class,
             StockReservationFailed.class,
             StockReleased.class,
             PaymentCaptured.class,
@@ -51,7 +50,6 @@ public class SagaFeed implements EventHandler {
         return switch (event) {
             case OrderCancellationRequested cancel ->
                 new SagaMessage.CancellationRequested(cancel.orderId(), cancel.reason(), cancel.cancelledBy());
-            case StockReserved reserved -> new SagaMessage.StockWasReserved(reserved.orderId());
             case StockReservationFailed failed ->
                 new SagaMessage.StockWasNotReserved(failed.orderId(), failed.code(), failed.reason());
             case StockReleased released -> new SagaMessage.StockWasReleased(released.orderId());

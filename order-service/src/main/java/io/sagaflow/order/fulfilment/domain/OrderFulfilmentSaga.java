@@ -46,16 +46,17 @@ import java.util.UUID;
  *
  * <ol>
  *   <li>The order is placed (PENDING): inventory reserves its lines.
- *   <li>Inventory reserved every line: payment is asked to charge the total. Inventory reserved nothing: the order is
- *       cancelled, with nothing to undo.
- *   <li>Payment captured the total: the order is confirmed. Payment declined: the stock is released, then the order
- *       is cancelled.
+ *   <li>Inventory reserved every line: payment charges the total, on inventory's answer itself (ADR 0055), so the saga
+ *       hears next from payment. Inventory reserved nothing: the order is cancelled, with nothing to undo.
+ *   <li>Payment captured the total: the order is confirmed (payment's answer says that the stock was reserved too).
+ *       Payment declined: the stock is released, then the order is cancelled.
  *   <li>Confirmed.
  * </ol>
  *
  * A deadline or a customer's cancellation before step 4 compensates whatever may have been done: the stock is
- * released (inventory answers even if it reserved nothing) and, if payment was asked, the payment refunded (payment
- * answers even if it charged nothing). The order is cancelled once every compensation is confirmed. Compensations
+ * released (inventory answers even if it reserved nothing) and the payment refunded (payment answers even if it
+ * charged nothing, and declines a reservation that reaches it after the refund request). The order is cancelled once
+ * every compensation is confirmed. Compensations
  * unconfirmed by their own deadline are requested again, up to {@code maxCompensationAttempts}; then the saga is
  * quarantined (COMPENSATION_FAILED) for an operator to retry or discard. Late answers after a compensation started
  * change nothing: the compensation requests already cover them, because each participant handles an order's
@@ -87,7 +88,10 @@ public final class OrderFulfilmentSaga {
             // deadline.
             case OrderWasPlaced placed -> List.of();
 
-            // 2. Stock reserved: charge the order total.
+            // 2. Stock reserved: payment charges on inventory's answer (ADR 0055); the feed does not even take it. Only
+            // a
+            // saga inbox written before ADR 0055 still holds one: the saga asks payment as it did then, and payment
+            // charges an order once, whichever request reaches it first.
             case StockWasReserved reserved
             when saga.is(RESERVING_STOCK) ->
                 List.of(
@@ -103,25 +107,29 @@ public final class OrderFulfilmentSaga {
                         new OrderCancelled(order, rejected.code(), rejected.reason(), SAGA));
             case StockWasNotReserved lateRejection -> List.of();
 
-            // 3. Payment captured: confirm.
+            // 3. Payment captured: confirm. Payment charges only reserved orders, so its answer is also the saga's news
+            // that the stock was reserved.
             case PaymentWasCaptured captured
-            when saga.is(CHARGING_PAYMENT) ->
-                List.of(
-                        new PaymentCaptureConfirmed(order, captured.paymentId(), captured.amount()),
-                        new OrderConfirmed(order));
+            when saga.is(RESERVING_STOCK) || saga.is(CHARGING_PAYMENT) -> {
+                List<DomainEvent> events = new ArrayList<>(reserved(saga));
+                events.add(new PaymentCaptureConfirmed(order, captured.paymentId(), captured.amount()));
+                events.add(new OrderConfirmed(order));
+                yield events;
+            }
             case PaymentWasCaptured lateCapture -> List.of();
 
             // 3. Payment declined: release the stock, then cancel.
             case PaymentWasDeclined declined
-            when saga.is(CHARGING_PAYMENT) -> {
-                List<DomainEvent> events = new ArrayList<>();
+            when saga.is(RESERVING_STOCK) || saga.is(CHARGING_PAYMENT) -> {
+                List<DomainEvent> events = new ArrayList<>(reserved(saga));
                 events.add(new PaymentRejected(order, declined.code(), declined.reason()));
                 events.addAll(compensate(saga, declined.code(), declined.reason(), SAGA, false, now));
                 yield events;
             }
             case PaymentWasDeclined lateDecline -> List.of();
 
-            // Deadline before step 4: undo whatever may have been done.
+            // Deadline before step 4: undo whatever may have been done. Payment may be charging even before the saga
+            // heard of the reservation, so its refund is requested too.
             // A timer armed for an earlier deadline (compared to the millisecond: timers may be re-armed from the
             // view).
             case DeadlineReached deadline
@@ -132,9 +140,10 @@ public final class OrderFulfilmentSaga {
                 compensate(
                         saga,
                         "DEADLINE_EXCEEDED",
-                        "No answer from " + (saga.is(RESERVING_STOCK) ? "inventory" : "payment") + " by the deadline",
+                        "No answer from " + (saga.is(RESERVING_STOCK) ? "inventory or payment" : "payment")
+                                + " by the deadline",
                         SAGA,
-                        saga.is(CHARGING_PAYMENT),
+                        true,
                         now);
             // Compensation unconfirmed by its deadline: ask again, or quarantine.
             case DeadlineReached deadline
@@ -147,13 +156,7 @@ public final class OrderFulfilmentSaga {
             // The customer cancels before step 4: undo as for a deadline.
             case CancellationRequested cancel
             when saga.is(RESERVING_STOCK) || saga.is(CHARGING_PAYMENT) ->
-                compensate(
-                        saga,
-                        "CANCELLED_BY_CUSTOMER",
-                        cancel.reason(),
-                        cancel.cancelledBy(),
-                        saga.is(CHARGING_PAYMENT),
-                        now);
+                compensate(saga, "CANCELLED_BY_CUSTOMER", cancel.reason(), cancel.cancelledBy(), true, now);
             case CancellationRequested tooLate -> List.of();
 
             // Compensations confirmed: cancel once all are in (also heals a quarantined saga).
@@ -207,6 +210,11 @@ public final class OrderFulfilmentSaga {
             events.add(new RefundRequested(order, reason));
         }
         return events;
+    }
+
+    /** The reservation the saga learns of from payment's answer, unless it heard of it before (a pre-ADR 0055 saga). */
+    private static List<DomainEvent> reserved(SagaState saga) {
+        return saga.is(RESERVING_STOCK) ? List.of(new StockReservationConfirmed(saga.orderId())) : List.of();
     }
 
     private List<DomainEvent> retry(SagaState saga, int attempt, Instant now) {

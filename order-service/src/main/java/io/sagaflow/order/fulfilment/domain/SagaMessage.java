@@ -19,7 +19,10 @@ public sealed interface SagaMessage extends Serializable {
      */
     record OrderWasPlaced(UUID orderId) implements SagaMessage {}
 
-    /** Inventory reserved every line of the order. */
+    /**
+     * Inventory reserved every line of the order. The feed no longer sends it since payment charges on the reservation
+     * itself (ADR 0055), but an inbox filled by an older replica during an upgrade may still hold some.
+     */
     record StockWasReserved(UUID orderId) implements SagaMessage {}
 
     /** Inventory reserved nothing; {@code code} says why. */

@@ -2,9 +2,15 @@ package io.sagaflow.order.fulfilment.domain;
 
 /** Where an order fulfilment saga stands. */
 public enum SagaStatus {
-    /** Step 2: waiting for inventory to reserve every line. */
+    /**
+     * Steps 2 and 3: waiting for inventory to reserve every line and for payment, which charges the total on that
+     * reservation, to answer (ADR 0055).
+     */
     RESERVING_STOCK,
-    /** Step 3: stock reserved, waiting for payment to charge the total. */
+    /**
+     * Step 3 of a saga that heard of its reservation before payment answered: waiting for payment to charge the total.
+     * Since ADR 0055 only sagas whose inbox was written before it pass through it for longer than one decision.
+     */
     CHARGING_PAYMENT,
     /** Step 4 done: the order is confirmed. */
     CONFIRMED,

@@ -63,7 +63,19 @@ class OrderFulfilmentSagaTest {
             DEADLINE);
 
     @Test
-    void givenPlaced_whenStockReserved_thenPaymentRequested() {
+    void givenPlaced_whenPaymentCaptured_thenTheReservationItImpliesAndTheOrderAreConfirmed() {
+        // Payment charges on inventory's reservation (ADR 0055): its answer is the saga's news of both.
+        given(PLACED)
+                .on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL))
+                .expect(
+                        new StockReservationConfirmed(ORDER),
+                        new PaymentCaptureConfirmed(ORDER, PAYMENT, TOTAL),
+                        new OrderConfirmed(ORDER))
+                .status(SagaStatus.CONFIRMED);
+    }
+
+    @Test
+    void givenAStockReservedMessageFromAnInboxOfBeforeAdr0055_thenPaymentRequestedAsThen() {
         given(PLACED)
                 .on(new StockWasReserved(ORDER))
                 .expect(new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
@@ -89,11 +101,11 @@ class OrderFulfilmentSagaTest {
     }
 
     @Test
-    void givenPaymentRequested_whenDeclined_thenStockReleasedThenCancelled() {
-        var compensating = given(
-                        PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+    void givenPlaced_whenDeclined_thenStockReleasedThenCancelled() {
+        var compensating = given(PLACED)
                 .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
                 .expect(
+                        new StockReservationConfirmed(ORDER),
                         new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
                         new CompensationStarted(
                                 ORDER,
@@ -114,19 +126,51 @@ class OrderFulfilmentSagaTest {
     }
 
     @Test
-    void givenPlaced_whenDeadlinePasses_thenStockReleaseRequestedOnly() {
-        given(PLACED)
+    void givenPaymentRequested_whenDeclined_thenStockReleasedThenCancelled() {
+        given(PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
+                .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
+                .expect(
+                        new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
+                        new CompensationStarted(
+                                ORDER,
+                                "AMOUNT_ABOVE_LIMIT",
+                                "too much",
+                                "saga",
+                                true,
+                                false,
+                                NOW.plus(COMPENSATION_TIMEOUT)),
+                        new StockReleaseRequested(ORDER, "too much"))
+                .status(SagaStatus.COMPENSATING);
+    }
+
+    @Test
+    void givenPlaced_whenDeadlinePasses_thenReleaseAndRefundRequested_forPaymentMayBeChargingOnTheReservation() {
+        var compensating = given(PLACED)
                 .on(new DeadlineReached(ORDER, DEADLINE))
                 .expect(
                         new CompensationStarted(
                                 ORDER,
                                 "DEADLINE_EXCEEDED",
-                                "No answer from inventory by the deadline",
+                                "No answer from inventory or payment by the deadline",
                                 "saga",
                                 true,
-                                false,
+                                true,
                                 NOW.plus(COMPENSATION_TIMEOUT)),
-                        new StockReleaseRequested(ORDER, "No answer from inventory by the deadline"));
+                        new StockReleaseRequested(ORDER, "No answer from inventory or payment by the deadline"),
+                        new RefundRequested(ORDER, "No answer from inventory or payment by the deadline"));
+        // Payment captured after all, then refunded: both compensations confirmed, the order is cancelled.
+        compensating.on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)).expectNothing();
+        compensating
+                .on(new PaymentWasSettled(ORDER, true))
+                .on(new StockWasReleased(ORDER))
+                .expect(
+                        new StockReleaseConfirmed(ORDER),
+                        new OrderCancelled(
+                                ORDER,
+                                "DEADLINE_EXCEEDED",
+                                "No answer from inventory or payment by the deadline",
+                                "saga"))
+                .status(SagaStatus.CANCELLED);
     }
 
     @Test
@@ -159,6 +203,7 @@ class OrderFulfilmentSagaTest {
                 new OrderConfirmed(ORDER));
         confirmed.on(new StockWasReserved(ORDER)).expectNothing();
         confirmed.on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)).expectNothing();
+        confirmed.on(new PaymentWasDeclined(ORDER, "ORDER_CANCELLED", "late")).expectNothing();
         confirmed.on(new DeadlineReached(ORDER, DEADLINE)).expectNothing();
         confirmed
                 .on(new CancellationRequested(ORDER, "changed my mind", "customer"))
@@ -224,9 +269,10 @@ class OrderFulfilmentSagaTest {
                                 "changed my mind",
                                 "customer",
                                 true,
-                                false,
+                                true,
                                 NOW.plus(COMPENSATION_TIMEOUT)),
-                        new StockReleaseRequested(ORDER, "changed my mind"));
+                        new StockReleaseRequested(ORDER, "changed my mind"),
+                        new RefundRequested(ORDER, "changed my mind"));
     }
 
     @Test
@@ -246,27 +292,35 @@ class OrderFulfilmentSagaTest {
     @Test
     void everyMessageTheFeedDeliversDecidesNothingWhenHandledASecondTime() {
         List<List<SagaMessage>> journeys = List.of(
-                List.of(
-                        new OrderWasPlaced(ORDER),
-                        new StockWasReserved(ORDER),
-                        new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)),
+                List.of(new OrderWasPlaced(ORDER), new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)),
                 List.of(new OrderWasPlaced(ORDER), new StockWasNotReserved(ORDER, "OUT_OF_STOCK", "none left")),
                 List.of(
                         new OrderWasPlaced(ORDER),
-                        new StockWasReserved(ORDER),
                         new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
                         new StockWasReleased(ORDER)),
                 List.of(
                         new OrderWasPlaced(ORDER),
-                        new StockWasReserved(ORDER),
                         new CancellationRequested(ORDER, "changed my mind", "customer"),
+                        new PaymentWasCaptured(ORDER, PAYMENT, TOTAL),
                         new StockWasReleased(ORDER),
                         new PaymentWasSettled(ORDER, true)),
                 List.of(
                         new OrderWasPlaced(ORDER),
                         new CancellationRequested(ORDER, "changed my mind", "customer"),
+                        new PaymentWasSettled(ORDER, false),
+                        new PaymentWasDeclined(ORDER, "ORDER_CANCELLED", "cancelled before the charge"),
+                        new StockWasReleased(ORDER)),
+                // From an inbox written before ADR 0055, when the saga asked payment itself.
+                List.of(
+                        new OrderWasPlaced(ORDER),
                         new StockWasReserved(ORDER),
-                        new StockWasReleased(ORDER)));
+                        new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)),
+                List.of(
+                        new OrderWasPlaced(ORDER),
+                        new StockWasReserved(ORDER),
+                        new CancellationRequested(ORDER, "changed my mind", "customer"),
+                        new StockWasReleased(ORDER),
+                        new PaymentWasSettled(ORDER, true)));
         for (List<SagaMessage> journey : journeys) {
             List<DomainEvent> history = new ArrayList<>(List.of(PLACED));
             for (SagaMessage message : journey) {
