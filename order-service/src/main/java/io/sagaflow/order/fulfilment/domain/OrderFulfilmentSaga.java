@@ -55,12 +55,12 @@ import java.util.UUID;
  *
  * A deadline or a customer's cancellation before step 4 compensates whatever may have been done: the stock is
  * released (inventory answers even if it reserved nothing) and the payment refunded (payment answers even if it
- * charged nothing, and declines a reservation that reaches it after the refund request). The order is cancelled once
- * every compensation is confirmed. Compensations
- * unconfirmed by their own deadline are requested again, up to {@code maxCompensationAttempts}; then the saga is
- * quarantined (COMPENSATION_FAILED) for an operator to retry or discard. Late answers after a compensation started
- * change nothing: the compensation requests already cover them, because each participant handles an order's
- * requests in the order they were published.
+ * charged nothing). The order is cancelled once every compensation is confirmed. Compensations unconfirmed by their
+ * own deadline are requested again, up to {@code maxCompensationAttempts}; then the saga is quarantined
+ * (COMPENSATION_FAILED) for an operator to retry or discard. Late answers after a compensation started change
+ * nothing: the compensation requests already cover them. Inventory meets an order's release after its placement (one
+ * topic family); payment may meet the refund request before the reservation it would charge on (two families), and
+ * then declines that charge.
  *
  * <p>Pure: {@link #on} decides which events to record, {@link #evolve} folds them into the state.
  */
@@ -88,10 +88,9 @@ public final class OrderFulfilmentSaga {
             // deadline.
             case OrderWasPlaced placed -> List.of();
 
-            // 2. Stock reserved: payment charges on inventory's answer (ADR 0055); the feed does not even take it. Only
-            // a
-            // saga inbox written before ADR 0055 still holds one: the saga asks payment as it did then, and payment
-            // charges an order once, whichever request reaches it first.
+            // 2. Stock reserved: payment charges on inventory's answer (ADR 0055), and the feed does not take it.
+            // Only a saga inbox written before ADR 0055 may still hold one: the saga asks payment as it did then,
+            // and payment charges an order once, whichever request reaches it first.
             case StockWasReserved reserved
             when saga.is(RESERVING_STOCK) ->
                 List.of(
