@@ -46,6 +46,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -296,22 +297,10 @@ class SagaJobIT {
     void aDeclinedPaymentReleasesTheStockAndCancelsTheOrderWithTheReason() throws Exception {
         UUID order = orderIdOf(placeOrder());
         awaitPublished("OrderPlaced", order);
-        answer(
-                "payment-" + order,
-                "PaymentDeclined",
-                Map.of(
-                        "paymentId",
-                        PaymentContracts.sagaPaymentIdOf(order),
-                        "orderId",
-                        order,
-                        "customerId",
-                        customer,
-                        "amount",
-                        21.60,
-                        "code",
-                        "AMOUNT_ABOVE_LIMIT",
-                        "reason",
-                        "over the limit"));
+        Map<String, Object> declined = new HashMap<>(paymentPayload(order));
+        declined.put("code", "AMOUNT_ABOVE_LIMIT");
+        declined.put("reason", "over the limit");
+        answer("payment-" + order, "PaymentDeclined", declined);
         awaitPublished("StockReleaseRequested", order);
         assertThat(get("/api/orders/" + order).get("status").asString()).isEqualTo("PENDING");
         answer("reservation-" + order, "StockReleased", Map.of("orderId", order, "lines", List.of(), "reason", "x"));
@@ -499,7 +488,7 @@ class SagaJobIT {
         orders.forEach(order -> awaitPublished("OrderPlaced", order));
         List<EventMessage> answers = new ArrayList<>();
         for (UUID order : orders) {
-            answers.add(message("payment-" + order, "PaymentCaptured", capturedPayload(order)));
+            answers.add(message("payment-" + order, "PaymentCaptured", paymentPayload(order)));
         }
         bus.publish(answers);
 
@@ -826,10 +815,11 @@ class SagaJobIT {
 
     /** The same answer, in the flow {@code correlationId}. */
     private void answerPaymentCapturedIn(String correlationId, UUID order) {
-        answerIn(correlationId, "payment-" + order, "PaymentCaptured", capturedPayload(order));
+        answerIn(correlationId, "payment-" + order, "PaymentCaptured", paymentPayload(order));
     }
 
-    private Map<String, Object> capturedPayload(UUID order) {
+    /** What every answer of payment about the order's saga payment carries: its id, the order, customer and total. */
+    private Map<String, Object> paymentPayload(UUID order) {
         return Map.of(
                 "paymentId",
                 PaymentContracts.sagaPaymentIdOf(order),

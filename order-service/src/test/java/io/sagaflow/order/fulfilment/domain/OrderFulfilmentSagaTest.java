@@ -100,22 +100,18 @@ class OrderFulfilmentSagaTest {
                 .status(SagaStatus.CANCELLED);
     }
 
+    /** What a declined payment records, and the release it asks for. */
+    private static final PaymentRejected DECLINED = new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much");
+
+    private static final CompensationStarted RELEASE_AFTER_DECLINE = new CompensationStarted(
+            ORDER, "AMOUNT_ABOVE_LIMIT", "too much", "saga", true, false, NOW.plus(COMPENSATION_TIMEOUT));
+    private static final StockReleaseRequested RELEASE_REQUESTED = new StockReleaseRequested(ORDER, "too much");
+
     @Test
     void givenPlaced_whenDeclined_thenStockReleasedThenCancelled() {
         var compensating = given(PLACED)
                 .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
-                .expect(
-                        new StockReservationConfirmed(ORDER),
-                        new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
-                        new CompensationStarted(
-                                ORDER,
-                                "AMOUNT_ABOVE_LIMIT",
-                                "too much",
-                                "saga",
-                                true,
-                                false,
-                                NOW.plus(COMPENSATION_TIMEOUT)),
-                        new StockReleaseRequested(ORDER, "too much"))
+                .expect(new StockReservationConfirmed(ORDER), DECLINED, RELEASE_AFTER_DECLINE, RELEASE_REQUESTED)
                 .status(SagaStatus.COMPENSATING);
         compensating
                 .on(new StockWasReleased(ORDER))
@@ -129,17 +125,7 @@ class OrderFulfilmentSagaTest {
     void givenPaymentRequested_whenDeclined_thenStockReleasedThenCancelled() {
         given(PLACED, new StockReservationConfirmed(ORDER), new PaymentRequested(ORDER, CUSTOMER, TOTAL))
                 .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
-                .expect(
-                        new PaymentRejected(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
-                        new CompensationStarted(
-                                ORDER,
-                                "AMOUNT_ABOVE_LIMIT",
-                                "too much",
-                                "saga",
-                                true,
-                                false,
-                                NOW.plus(COMPENSATION_TIMEOUT)),
-                        new StockReleaseRequested(ORDER, "too much"))
+                .expect(DECLINED, RELEASE_AFTER_DECLINE, RELEASE_REQUESTED)
                 .status(SagaStatus.COMPENSATING);
     }
 
