@@ -44,7 +44,8 @@ import org.springframework.stereotype.Component;
  *       once.
  * </ul>
  *
- * Every request takes the order's lock first, so none interleave for one order, whichever replica or shard carries them.
+ * Every request takes the order's lock first, so none interleave for one order, whichever replica or shard carries
+ * them.
  */
 @Component
 public class OrderSagaParticipant implements EventHandler {
