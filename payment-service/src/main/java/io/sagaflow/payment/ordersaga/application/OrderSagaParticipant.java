@@ -86,9 +86,10 @@ public class OrderSagaParticipant implements EventHandler {
         Set<UUID> customerIds = new HashSet<>();
         for (EventEnvelope<Object> event : events) {
             Charge charge = Charge.of(event.payload());
-            UUID orderId = charge != null
-                    ? charge.orderId()
-                    : event.payload() instanceof RefundRequested requested ? requested.orderId() : null;
+            UUID orderId = switch (event.payload()) {
+                case RefundRequested requested -> requested.orderId();
+                default -> charge == null ? null : charge.orderId();
+            };
             if (orderId == null) {
                 log.warn("ignoring {} without an order id or a total (event {})", event.type(), event.eventId());
             } else {
