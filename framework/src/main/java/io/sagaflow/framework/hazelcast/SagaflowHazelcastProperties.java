@@ -54,7 +54,10 @@ public class SagaflowHazelcastProperties {
 
         private int partitionCount = 271;
 
-        /** Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. */
+        /**
+         * Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. The shared cluster's are
+         * given to its client too, when the service is one; each side ignores the properties it does not know.
+         */
         private Map<String, String> properties = new LinkedHashMap<>();
 
         protected Member(int port, int portCount) {

@@ -2,6 +2,7 @@ package io.sagaflow.framework.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.topic.TopicOverloadPolicy;
@@ -46,11 +47,11 @@ class HazelcastConfigsTest {
     }
 
     @Test
-    void idleJetThreadsSleepUpTo20MillisecondsUnlessTheServiceSaysOtherwise() {
+    void idleCooperativeJetThreadsSleepUpTo50MillisecondsOthers20UnlessTheServiceSaysOtherwise() {
         Config defaults =
                 HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
         assertThat(defaults.getProperty("hazelcast.jet.idle.cooperative.max.microseconds"))
-                .isEqualTo("20000");
+                .isEqualTo("50000");
         assertThat(defaults.getProperty("hazelcast.jet.idle.noncooperative.max.microseconds"))
                 .isEqualTo("20000");
 
@@ -60,7 +61,22 @@ class HazelcastConfigsTest {
         assertThat(configured.getProperty("hazelcast.jet.idle.noncooperative.max.microseconds"))
                 .isEqualTo("1000");
         assertThat(configured.getProperty("hazelcast.jet.idle.cooperative.max.microseconds"))
-                .isEqualTo("20000");
+                .isEqualTo("50000");
+    }
+
+    @Test
+    void aClientLooksForUnansweredBackupsEverySecondUnlessTheSharedPropertiesSayOtherwise() {
+        SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
+        assertThat(HazelcastConfigs.sharedClient(shared, null).getProperty(HazelcastConfigs.CLIENT_CLEAN_RESOURCES))
+                .isEqualTo("1000");
+
+        shared.getProperties().put(HazelcastConfigs.CLIENT_CLEAN_RESOURCES, "100");
+        shared.getProperties().put("hazelcast.client.heartbeat.interval", "2000");
+        ClientConfig configured = HazelcastConfigs.sharedClient(shared, null);
+        assertThat(configured.getProperty(HazelcastConfigs.CLIENT_CLEAN_RESOURCES))
+                .isEqualTo("100");
+        assertThat(configured.getProperty("hazelcast.client.heartbeat.interval"))
+                .isEqualTo("2000");
     }
 
     @Test
