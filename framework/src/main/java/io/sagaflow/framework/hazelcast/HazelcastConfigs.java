@@ -61,7 +61,7 @@ public final class HazelcastConfigs {
         // An idle cooperative Jet thread sleeps up to 50 ms between rounds instead of Hazelcast's 0.5 ms, a
         // non-cooperative one up to 20 ms instead of 5. The saga job keeps the order service's two cooperative
         // threads polling; at 50 ms they wake 40 times a second together, and the first saga message after a quiet
-        // spell waits up to 50 ms for them. Under load they never sleep that long (ADR 0016, ADR 0056).
+        // spell waits up to 50 ms for them. Under load they seldom sleep that long (ADR 0016, ADR 0056).
         Map.of(
                         JET_IDLE_COOPERATIVE_MAX, JET_IDLE_COOPERATIVE_MAX_MICROSECONDS,
                         JET_IDLE_NONCOOPERATIVE_MAX, JET_IDLE_NONCOOPERATIVE_MAX_MICROSECONDS)
