@@ -952,7 +952,8 @@ class Session:
         self.runs: list[Run] = []
         self.stack = Stack(args.stack, out)
         self.sampler: Sampler | None = None
-        self.idle: dict[str, dict] = {}
+        # Per variant, one idle window per block that ended on its stack: {"rep": n, "groups": Sampler.window(...)}.
+        self.idle: dict[str, list[dict]] = {}
         self.audits: dict[str, dict] = {}
         self.budgets: dict[float, dict] = {}
         self.java: dict[str, str] = {}
@@ -1241,7 +1242,7 @@ class Session:
         self.warmups.append({"variant": variant.name, "rate": rate, "seconds": round(time.time() - started),
                              "jit_cpu": None if jit is None else round(jit["cpu_mean"], 1)})
 
-    def measure_idle(self, variant: Variant) -> None:
+    def measure_idle(self, variant: Variant, rep: int) -> None:
         if self.args.idle <= 0 or not self.sampler:
             return
         if self.args.idle_after > 0:
@@ -1251,7 +1252,7 @@ class Session:
         log(f"measuring idle CPU and memory for {self.args.idle:g} s (after the runs and the audit) ...")
         start = time.time()
         time.sleep(self.args.idle)
-        self.idle[variant.name] = self.sampler.window(start, time.time())
+        self.idle.setdefault(variant.name, []).append({"rep": rep, "groups": self.sampler.window(start, time.time())})
         for p in stack_processes(variant.root):
             try:
                 import psutil
@@ -1301,7 +1302,7 @@ class Session:
             if last:
                 key = variant.name if len(self.variants) == 1 else f"{variant.name} after repetition {rep}"
                 self.audits[key] = self.audit(variant)
-                self.measure_idle(variant)
+                self.measure_idle(variant, rep)
 
     def close(self) -> None:
         if self.k6_proc and self.k6_proc.poll() is None:

@@ -148,6 +148,19 @@ def mean_of(runs, key, source):
     return statistics.fmean(values) if values else None
 
 
+def idle_cpu(block: dict, group: str | None = None) -> float | None:
+    """One idle window's CPU (% of a core): a process's, or the whole stack's when no group is named."""
+    groups = block["groups"]
+    if group is not None:
+        return groups[group]["cpu_mean"] if group in groups else None
+    stack = [r["cpu_mean"] for g, r in groups.items() if g not in NOT_STACK]
+    return sum(stack) if stack else None
+
+
+def idle_groups(blocks: list[dict]) -> list[str]:
+    return sorted({g for b in blocks for g in b["groups"] if g not in NOT_STACK})
+
+
 def level_passes(session, variant: str, level: float) -> bool:
     runs = runs_of(session, variant, level)
     return bool(runs) and all(r.passed for r in runs)
@@ -667,15 +680,18 @@ def write(session, final: bool) -> None:
     for v in sorted(session.histogram_warning):
         md.append(f"- {v}: the services expose no HTTP histogram buckets, so no server-side percentiles: start the "
                   f"stack with `SAGAFLOW_SPRING_ARGS={sweep_histogram_arg()}` (the sweep does when it starts it)")
-    for v, idle in session.idle.items():
-        machine = idle.get("machine", {}).get("cpu_mean")
-        ours = sum(r["cpu_mean"] for g, r in idle.items() if g not in NOT_STACK)
-        stolen = idle.get("steal", {}).get("cpu_mean", 0.0)  # counted as busy by 'machine', used by no process
-        if machine is not None and machine - ours - stolen > 20:
-            which = f" ({v})" if len(session.idle) > 1 else ""
-            md.append(f"- **The machine was busy**: at idle after the runs{which}, "
-                      f"processes outside the stack used {machine - ours - stolen:.0f} % of a core (of "
-                      f"{100 * (os.cpu_count() or 1)} %); the numbers below are not a baseline")
+    for v, blocks in session.idle.items():
+        for block in blocks:
+            idle = block["groups"]
+            machine = idle.get("machine", {}).get("cpu_mean")
+            ours = idle_cpu(block) or 0.0
+            stolen = idle.get("steal", {}).get("cpu_mean", 0.0)  # counted as busy by 'machine', used by no process
+            if machine is not None and machine - ours - stolen > 20:
+                which = ", ".join(([v] if len(session.idle) > 1 else []) + ([f"repetition {block['rep']}"]
+                                                                          if len(blocks) > 1 else []))
+                md.append(f"- **The machine was busy**: at idle after the runs{f' ({which})' if which else ''}, "
+                          f"processes outside the stack used {machine - ours - stolen:.0f} % of a core (of "
+                          f"{100 * (os.cpu_count() or 1)} %); the numbers below are not a baseline")
     notes = sorted({n for r in session.runs for n in r.notes})
     for n in notes:
         md.append(f"- Note: {n}")
@@ -802,17 +818,8 @@ def write(session, final: bool) -> None:
         peaks = [p for p in peaks if p]
         if peaks:
             md.append(f"k6 initialised at most {max(peaks):.0f} VUs in a run. ")
-        if v in session.idle:
-            idle = session.idle[v]
-            stack = {g: r for g, r in idle.items() if g not in NOT_STACK}
-            md.append("\nIdle after the runs and the audit (" f"{args.idle:g} s, after "
-                      f"{getattr(args, 'idle_after', 0):g} s more without load), CPU % of a core and memory MB:\n")
-            md.append(table(["process", "idle CPU", "memory"],
-                            [[g, f"{r['cpu_mean']:.1f} %", f"{r['mem_mean_mb']:.0f}"] for g, r in sorted(stack.items())]
-                            + [["**stack total**", f"{sum(r['cpu_mean'] for r in stack.values()):.1f} %",
-                                f"{sum(r['mem_mean_mb'] for r in stack.values()):.0f}"]]
-                            + ([["machine (everything)", f"{idle['machine']['cpu_mean']:.1f} %",
-                                 f"{idle['machine']['mem_mean_mb']:.0f}"]] if "machine" in idle else [])))
+        if session.idle.get(v):
+            idle_section(md, session.idle[v], args)
     gc_pauses_section(md, session, variants)
     pg_transactions_section(md, session, variants)
     for key, title in (("throughput", "Achieved vs target"), ("latency", "HTTP latency by level"),
@@ -831,16 +838,12 @@ def write(session, final: bool) -> None:
         for level in sorted(set(levels_of(session, a)) & set(levels_of(session, b))):
             ra, rb = runs_of(session, a, level), runs_of(session, b, level)
             for key, source, title in AB_METRICS:
-                va = [value(r, key, source) for r in ra]
-                vb = [value(r, key, source) for r in rb]
-                ma, mb = mean_of(ra, key, source), mean_of(rb, key, source)
-                if ma is None or mb is None:
-                    continue
-                w = welch(va, vb)
-                rel = f"{100 * (mb - ma) / ma:+.1f} %" if ma else "–"
-                ci = f"[{w[1]:+.2f}, {w[2]:+.2f}]" if w else "–"
-                sig = "–" if not w else ("yes" if w[1] > 0 or w[2] < 0 else "no")
-                rows.append([lvl(level), title, fmt(ma, 2), fmt(mb, 2), f"{mb - ma:+.2f}", rel, ci, sig])
+                rows += ab_row(lvl(level), title, [value(r, key, source) for r in ra],
+                               [value(r, key, source) for r in rb])
+        ia, ib = session.idle.get(a, []), session.idle.get(b, [])
+        for g in idle_groups(ia + ib) + [None]:
+            rows += ab_row("idle", f"idle CPU (% of a core): {g or 'stack total'}", [idle_cpu(x, g) for x in ia],
+                           [idle_cpu(x, g) for x in ib])
         md.append(table(["level", "metric", a, b, "Δ", "Δ %", "95 % CI of Δ", "significant"], rows))
 
     # Runs.
@@ -857,6 +860,45 @@ def write(session, final: bool) -> None:
               "not committed). `summary.json` has every number of this report; `processes.csv` the CPU and memory "
               "samples as 5-second means.\n")
     (session.out / "report.md").write_text("\n".join(md))
+
+
+def ab_row(level: str, title: str, va: list, vb: list) -> list[list[str]]:
+    """The A/B table's row for one metric from A's and B's values (None where a run has none), or none at all."""
+    va, vb = [v for v in va if v is not None], [v for v in vb if v is not None]
+    if not va or not vb:
+        return []
+    ma, mb = statistics.fmean(va), statistics.fmean(vb)
+    w = welch(va, vb)
+    rel = f"{100 * (mb - ma) / ma:+.1f} %" if ma else "–"
+    ci = f"[{w[1]:+.2f}, {w[2]:+.2f}]" if w else "–"
+    sig = "–" if not w else ("yes" if w[1] > 0 or w[2] < 0 else "no")
+    return [[level, title, fmt(ma, 2), fmt(mb, 2), f"{mb - ma:+.2f}", rel, ci, sig]]
+
+
+def idle_section(md: list[str], blocks: list[dict], args) -> None:
+    """The stack at rest after a variant's blocks: each block's idle window, and with several their mean ± sd."""
+    md.append("\nIdle after the runs and the audit (" f"{args.idle:g} s, after "
+              f"{getattr(args, 'idle_after', 0):g} s more without load), CPU % of a core and memory MB"
+              + (f", once after each of the {len(blocks)} blocks that ended on their own stack" if len(blocks) > 1
+                 else "") + ":\n")
+
+    def cells(group: str | None) -> list[str]:
+        cpu = [idle_cpu(b, group) for b in blocks]
+        shown = ["–" if c is None else f"{c:.2f} %" for c in cpu]
+        cpu = [c for c in cpu if c is not None]
+        if len(blocks) > 1:
+            shown.append(f"{statistics.fmean(cpu):.2f} ± {statistics.stdev(cpu):.2f} %" if len(cpu) > 1 else "–")
+        mem = [b["groups"][group]["mem_mean_mb"] if group else
+               sum(r["mem_mean_mb"] for g, r in b["groups"].items() if g not in NOT_STACK) for b in blocks
+               if group is None or group in b["groups"]]
+        return shown + [f"{statistics.fmean(mem):.0f}" if mem else "–"]
+
+    header = (["process"] + ([f"CPU, repetition {b['rep']}" for b in blocks] + ["CPU, mean ± sd"]
+                             if len(blocks) > 1 else ["idle CPU"]) + ["memory"])
+    rows = [[g] + cells(g) for g in idle_groups(blocks)] + [["**stack total**"] + cells(None)]
+    if all("machine" in b["groups"] for b in blocks):
+        rows.append(["machine (everything)"] + cells("machine"))
+    md.append(table(header, rows))
 
 
 def sweep_histogram_arg() -> str:

@@ -64,7 +64,12 @@ class ReportTest(unittest.TestCase):
                        for s in range(0, 600, 5) for g in ("order-service-0", "postgres", "machine")]
 
         session.sampler = Samples()
-        session.idle = {v.name: {"order-service-0": {"cpu_mean": 1.0, "mem_mean_mb": 200.0}} for v in variants}
+        # Every block of an A/B ends on its own stack and has its idle window; one variant's blocks share a stack.
+        blocks = range(1, args.repetitions + 1) if len(variants) > 1 else [args.repetitions]
+        session.idle = {v.name: [{"rep": rep, "groups": {
+            "order-service-0": {"cpu_mean": 1.0 + i + rep / 10, "mem_mean_mb": 200.0},
+            "postgres": {"cpu_mean": 0.5, "mem_mean_mb": 100.0},
+            "machine": {"cpu_mean": 4.0, "mem_mean_mb": 4000.0}}} for rep in blocks] for i, v in enumerate(variants)}
         session.audits = {v.name: {"consistent": True, "ordersChecked": 10, "sagasByStatus": {"CONFIRMED": 10},
                                    "nonTerminalSagas": 0, "violations": []} for v in variants}
         sweep_report.write(session, final=True)
@@ -82,6 +87,10 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| 100 | inventory: order's event appended → handled, committed | 9.0 / 30.0 / 44.0 |  |", md)
         self.assertIn("| 100 | inventory: a batch's transaction | 4.0 / – / – | 4.5 events a batch |", md)
         self.assertIn("Requested SLO level 250 iter/s: **PASS**", md)
+        self.assertIn("| process | idle CPU | memory |", md)
+        self.assertIn("| order-service-0 | 1.30 % | 200 |", md)
+        self.assertIn("| **stack total** | 1.80 % | 300 |", md)
+        self.assertNotIn("The machine was busy", md)
         self.assertIn("| database | 100 iter/s | 250 iter/s | 500 iter/s |", md)
         self.assertIn("| **all** | 6.20 | 6.20 | 6.20 |", md)
         self.assertIn("| rolled back (all, in the phase) | 2 | 2 | 2 |", md)
@@ -104,6 +113,11 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| 100 | PostgreSQL commits per iteration | 6.20 | 11.00 | +4.80 | +77.4 % |", md)
         self.assertIn("#### slow\n\n| database | 100 iter/s | 250 iter/s |", md)
         self.assertIn("| order | 9.60 | 9.60 |", md)
+        # Each block's idle window, and their mean: not just the variant's last block.
+        self.assertIn("| process | CPU, repetition 1 | CPU, repetition 2 | CPU, mean ± sd | memory |", md)
+        self.assertIn("| order-service-0 | 2.10 % | 2.20 % | 2.15 ± 0.07 % | 200 |", md)
+        self.assertIn("| idle | idle CPU (% of a core): order-service-0 | 1.15 | 2.15 | +1.00 | +87.0 % |", md)
+        self.assertIn("| idle | idle CPU (% of a core): stack total | 1.65 | 2.65 | +1.00 |", md)
 
     def test_collection_pauses_are_shown_per_jvm_and_level(self):
         def with_gc(run, paused_s):
