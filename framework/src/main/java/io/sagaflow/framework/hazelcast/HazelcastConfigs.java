@@ -70,6 +70,11 @@ public final class HazelcastConfigs {
                         config.setProperty(idleMax, micros);
                     }
                 });
+        // Jet sends its flow control every period from the member's scheduler, which hands the task to a cached
+        // thread: two wake-ups each time, also with no job or no distributed edge (ADR 0057).
+        config.getJetConfig()
+                .setFlowControlPeriodMs(
+                        Math.toIntExact(service.getJetFlowControlPeriod().toMillis()));
         if (service.getJetCooperativeThreads() > 0) {
             config.getJetConfig().setCooperativeThreadCount(service.getJetCooperativeThreads());
         }

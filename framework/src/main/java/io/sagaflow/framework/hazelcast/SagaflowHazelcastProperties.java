@@ -126,6 +126,13 @@ public class SagaflowHazelcastProperties {
         /** Jet cooperative threads; 0 means one per core. */
         private int jetCooperativeThreads = 0;
 
+        /**
+         * How often Jet's flow control acknowledges what the receiving ends of distributed edges took; it runs on
+         * this period whether or not a job has such an edge. Hazelcast's default is 100 ms; the services' pipelines
+         * have no distributed edge (ADR 0057), so a second. A pipeline with one wants it back at 100 ms.
+         */
+        private Duration jetFlowControlPeriod = Duration.ofSeconds(1);
+
         /** The limits of any map without its own entry in {@code sagaflow.hazelcast.maps}. */
         private MapLimits defaultMap = new MapLimits(10_000, Duration.ZERO, 1);
 
@@ -161,6 +168,14 @@ public class SagaflowHazelcastProperties {
 
         public void setJetCooperativeThreads(int jetCooperativeThreads) {
             this.jetCooperativeThreads = jetCooperativeThreads;
+        }
+
+        public Duration getJetFlowControlPeriod() {
+            return jetFlowControlPeriod;
+        }
+
+        public void setJetFlowControlPeriod(Duration jetFlowControlPeriod) {
+            this.jetFlowControlPeriod = jetFlowControlPeriod;
         }
 
         public MapLimits getDefaultMap() {

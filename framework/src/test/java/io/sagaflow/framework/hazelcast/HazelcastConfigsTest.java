@@ -65,6 +65,21 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void jetSendsItsFlowControlEverySecondUnlessTheServiceSaysOtherwise() {
+        assertThat(HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of())
+                        .getJetConfig()
+                        .getFlowControlPeriodMs())
+                .isEqualTo(1000);
+
+        SagaflowHazelcastProperties.Service distributed = new SagaflowHazelcastProperties.Service();
+        distributed.setJetFlowControlPeriod(Duration.ofMillis(100));
+        assertThat(HazelcastConfigs.serviceMember("order-service", distributed, Map.of())
+                        .getJetConfig()
+                        .getFlowControlPeriodMs())
+                .isEqualTo(100);
+    }
+
+    @Test
     void aClientLooksForUnansweredBackupsEverySecondUnlessTheSharedPropertiesSayOtherwise() {
         SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
         assertThat(HazelcastConfigs.sharedClient(shared, null).getProperty(HazelcastConfigs.CLIENT_CLEAN_RESOURCES))

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.jet.core.DAG;
+import com.hazelcast.jet.core.Edge;
 import com.hazelcast.jet.pipeline.Sinks;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +31,26 @@ class SagaJobSettingsTest {
 
         assertThat(parallelism.get(source(parallelism))).isEqualTo(2);
         assertThat(parallelism.values()).contains(3);
+    }
+
+    @Test
+    void onlyTheEdgeIntoTheSagaProcessorsMayCrossMembers_groupedByOrder() {
+        DAG dag = SagaJob.pipeline(
+                        SagaJob.inboxJournal(),
+                        SagaJob.memberLanes(),
+                        Sinks.noop(),
+                        new SagaJob.Settings(4, 64, Duration.ofSeconds(10), 1))
+                .toDag();
+        List<Edge> edges = new ArrayList<>();
+        dag.edgeIterator().forEachRemaining(edges::add);
+
+        // Jet's flow control paces the receiving ends of distributed edges; the services send it every second, not
+        // every 100 ms (ADR 0057). Its receive window grows with the period, so this edge is not held back by it.
+        assertThat(edges).filteredOn(Edge::isDistributed).singleElement().satisfies(edge -> {
+            assertThat(edge.getSourceName()).contains(SagaNames.INBOX);
+            assertThat(edge.getRoutingPolicy()).isEqualTo(Edge.RoutingPolicy.PARTITIONED);
+        });
+        assertThat(edges).hasSize(2);
     }
 
     @Test
