@@ -5,10 +5,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.web.ApiException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +19,11 @@ import org.slf4j.LoggerFactory;
  * into their deadline or a service runs out of memory. Orders already placed go on; reads, cancellations and the
  * participants' answers are never refused.
  *
- * <p>Both are read every {@code refresh} on one daemon thread, not per request: reading them costs a walk over the
- * member's partitions.
+ * <p>Reading the two measures costs a walk over the member's partitions, so a request does not read them: it decides
+ * on the last reading and, when that is older than {@code refresh}, starts the next one on a virtual thread. Only a
+ * reading older than twice that (the first order after a quiet spell) is taken again before deciding, on the
+ * request's own thread. No timer runs, so an idle service does no walks at all (ADR 0057); the gauges read afresh
+ * when scraped after such a spell.
  */
 public final class OrderAdmission implements AutoCloseable {
 
@@ -30,13 +32,18 @@ public final class OrderAdmission implements AutoCloseable {
     private final Measure backlog;
     private final Measure openSagas;
     private final Counter refused;
-    private final ScheduledExecutorService refresher;
+    private final long refreshNanos;
+    private final LongSupplier nanoClock;
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private volatile long lastRead;
+    private volatile boolean closed;
 
     /**
      * @param backlog the saga messages waiting on this member
      * @param maxBacklog the most that may wait before new orders are refused; negative to never refuse for it
      * @param openSagas the sagas placed on this member's partitions and not yet ended
      * @param maxOpenSagas the most that may be open before new orders are refused; negative to never refuse for it
+     * @param refresh how old a reading may get before a request starts the next one
      */
     public OrderAdmission(
             IntSupplier backlog,
@@ -45,20 +52,34 @@ public final class OrderAdmission implements AutoCloseable {
             int maxOpenSagas,
             Duration refresh,
             MeterRegistry meters) {
+        this(backlog, maxBacklog, openSagas, maxOpenSagas, refresh, meters, System::nanoTime);
+    }
+
+    OrderAdmission(
+            IntSupplier backlog,
+            int maxBacklog,
+            IntSupplier openSagas,
+            int maxOpenSagas,
+            Duration refresh,
+            MeterRegistry meters,
+            LongSupplier nanoClock) {
+        if (refresh.isNegative() || refresh.isZero()) {
+            throw new IllegalArgumentException("the admission's refresh must be positive, not " + refresh);
+        }
         this.backlog = new Measure(backlog, maxBacklog);
         this.openSagas = new Measure(openSagas, maxOpenSagas);
+        this.refreshNanos = refresh.toNanos();
+        this.nanoClock = nanoClock;
         this.refused = Counter.builder("sagaflow.order.admission.refused")
                 .description("Orders refused because too many sagas were open or too many saga messages waiting")
                 .register(meters);
-        Gauge.builder("sagaflow.saga.backlog", this.backlog, measure -> measure.current)
+        Gauge.builder("sagaflow.saga.backlog", this, admission -> admission.current(admission.backlog))
                 .description("Saga messages waiting in this member's inbox, as last read")
                 .register(meters);
-        Gauge.builder("sagaflow.saga.open", this.openSagas, measure -> measure.current)
+        Gauge.builder("sagaflow.saga.open", this, admission -> admission.current(admission.openSagas))
                 .description("Sagas placed on this member's partitions and not yet ended, as last read")
                 .register(meters);
-        this.refresher = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("order-admission").daemon().factory());
-        refresher.scheduleWithFixedDelay(this::refresh, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+        this.lastRead = nanoClock.getAsLong() - 2 * refreshNanos; // nothing read yet: the first request reads
     }
 
     /**
@@ -68,6 +89,7 @@ public final class OrderAdmission implements AutoCloseable {
      *     messages are waiting
      */
     public void admit() {
+        freshen();
         if (openSagas.exceeded()) {
             throw refuse(
                     "OPEN_SAGAS",
@@ -85,15 +107,44 @@ public final class OrderAdmission implements AutoCloseable {
         return ApiException.unavailable(code, reason + "; no order was placed, retry after the time in Retry-After");
     }
 
-    /** Reads both measures now (the scheduled thread does so every {@code refresh}). */
+    /** Reads both measures again before going on if the last reading is stale, in the background if merely old. */
+    private void freshen() {
+        long age = nanoClock.getAsLong() - lastRead;
+        if (age < refreshNanos || closed) {
+            return;
+        }
+        if (age >= 2 * refreshNanos) {
+            synchronized (this) {
+                if (nanoClock.getAsLong() - lastRead >= 2 * refreshNanos) {
+                    refresh();
+                }
+            }
+        } else if (reading.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("order-admission").start(() -> {
+                try {
+                    refresh();
+                } finally {
+                    reading.set(false);
+                }
+            });
+        }
+    }
+
+    private int current(Measure measure) {
+        freshen();
+        return measure.current;
+    }
+
+    /** Reads both measures now. */
     void refresh() {
         backlog.read();
         openSagas.read();
+        lastRead = nanoClock.getAsLong();
     }
 
     @Override
     public void close() {
-        refresher.shutdownNow();
+        closed = true;
     }
 
     /** One measure of the load on this member, its limit and its value as last read. */

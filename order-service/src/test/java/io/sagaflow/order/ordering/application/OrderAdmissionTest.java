@@ -7,20 +7,23 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.web.ApiException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 
 class OrderAdmissionTest {
 
-    private static final Duration NOT_ON_ITS_OWN = Duration.ofHours(1);
+    private static final Duration REFRESH = Duration.ofMillis(500);
 
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger reads = new AtomicInteger();
+    private final AtomicLong now = new AtomicLong();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @Test
     void admitsUpToTheBacklogLimitAndRefusesAboveIt_asTheBacklogWasLastRead() {
-        try (OrderAdmission admission = admission(100, -1, NOT_ON_ITS_OWN)) {
+        try (OrderAdmission admission = admission(100, -1)) {
             waiting.set(100);
             admission.refresh();
             admission.admit();
@@ -41,7 +44,7 @@ class OrderAdmissionTest {
 
     @Test
     void admitsUpToTheOpenSagasLimitAndRefusesAboveIt_whereverTheirMessagesWait() {
-        try (OrderAdmission admission = admission(5000, 1000, NOT_ON_ITS_OWN)) {
+        try (OrderAdmission admission = admission(5000, 1000)) {
             // A participant that fell behind holds the sagas' requests: the inbox is empty, the sagas are open.
             open.set(1000);
             admission.refresh();
@@ -62,7 +65,7 @@ class OrderAdmissionTest {
 
     @Test
     void negativeLimitsNeverRefuse_andAFailedReadKeepsTheLastValue() {
-        try (OrderAdmission admission = admission(-1, -1, NOT_ON_ITS_OWN)) {
+        try (OrderAdmission admission = admission(-1, -1)) {
             waiting.set(1_000_000);
             open.set(1_000_000);
             admission.refresh();
@@ -73,30 +76,82 @@ class OrderAdmissionTest {
                 0,
                 OrderAdmissionTest::memberShuttingDown,
                 0,
-                NOT_ON_ITS_OWN,
-                new SimpleMeterRegistry())) {
+                REFRESH,
+                new SimpleMeterRegistry(),
+                now::get)) {
             admission.refresh();
             admission.admit();
         }
     }
 
     @Test
-    void readsBothOnItsOwnThread() throws Exception {
-        try (OrderAdmission admission = admission(5, 5, Duration.ofMillis(10))) {
-            waiting.set(6);
+    void readsNothingWhileNoOrderComes_andTheFirstOrderAfterAQuietSpellDecidesOnAFreshReading() {
+        try (OrderAdmission admission = admission(5, 5)) {
+            open.set(3);
+            admission.admit(); // nothing read yet: read before deciding
+            assertThat(reads).hasValue(1);
+
             open.set(7);
+            now.addAndGet(Duration.ofHours(1).toNanos());
+            assertThat(reads).hasValue(1); // no timer reads while no order comes
+
+            assertRefused(admission, "OPEN_SAGAS", "7", "5");
+            assertThat(reads).hasValue(2);
+        }
+    }
+
+    @Test
+    void aReadingOlderThanTheRefreshIsTakenAgainInTheBackground_whileTheRequestDecidesOnTheLastOne()
+            throws InterruptedException {
+        try (OrderAdmission admission = admission(5, 5)) {
+            admission.refresh();
+            open.set(7);
+            now.addAndGet(REFRESH.toNanos() / 2);
+            admission.admit(); // young enough: no read
+            assertThat(reads).hasValue(1);
+
+            now.addAndGet(REFRESH.toNanos() / 2);
+            admission.admit(); // old: admitted on the last reading, the next one under way
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while ((meters.get("sagaflow.saga.backlog").gauge().value() != 6
-                            || meters.get("sagaflow.saga.open").gauge().value() != 7)
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(10);
+            while (reads.get() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
             }
+            assertThat(reads).hasValue(2);
             assertRefused(admission, "OPEN_SAGAS", "7", "5");
         }
     }
 
-    private OrderAdmission admission(int maxBacklog, int maxOpenSagas, Duration refresh) {
-        return new OrderAdmission(waiting::get, maxBacklog, open::get, maxOpenSagas, refresh, meters);
+    @Test
+    void aScrapeAfterAQuietSpellReadsAfresh() {
+        try (OrderAdmission admission = admission(5, 5)) {
+            admission.refresh();
+            waiting.set(6);
+            open.set(7);
+            now.addAndGet(Duration.ofMinutes(1).toNanos());
+
+            assertThat(meters.get("sagaflow.saga.backlog").gauge().value()).isEqualTo(6);
+            assertThat(meters.get("sagaflow.saga.open").gauge().value()).isEqualTo(7);
+        }
+    }
+
+    @Test
+    void aRefreshThatIsNotPositiveIsRefused() {
+        assertThatThrownBy(() -> new OrderAdmission(waiting::get, 1, open::get, 1, Duration.ZERO, meters, now::get))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private OrderAdmission admission(int maxBacklog, int maxOpenSagas) {
+        return new OrderAdmission(
+                waiting::get,
+                maxBacklog,
+                () -> {
+                    reads.incrementAndGet();
+                    return open.get();
+                },
+                maxOpenSagas,
+                REFRESH,
+                meters,
+                now::get);
     }
 
     private static void assertRefused(OrderAdmission admission, String code, String... mentioned) {
