@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
- * member its own partitions), groups the messages by order id so one order's messages are handled one at a time, in
- * order, and hands them in batches to the {@link SagaRunner} of the member it runs on. At-least-once with snapshots every
+ * member its own partitions), groups the messages by order so one order's messages are handled one at a time, in
+ * order, on the member whose partition holds them, and hands them in batches to that member's {@link SagaRunner}. At-least-once with snapshots every
  * {@code sagaflow.order.saga.snapshot-interval} (5 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
  * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
  */
@@ -71,7 +71,7 @@ public final class SagaJob {
         if (settings.journalReaders() > 0) {
             read.setLocalParallelism(settings.journalReaders());
         }
-        read.groupingKey(item -> item.key().orderId())
+        read.groupingKey(SagaJob::routingKey)
                 .<SagaLane, Object>mapUsingServiceAsyncBatched(
                         lanes,
                         settings.batchSize(),
@@ -82,6 +82,18 @@ public final class SagaJob {
                 .writeTo(done)
                 .setLocalParallelism(1);
         return pipeline;
+    }
+
+    /**
+     * What a message is grouped by on its way to the saga processors: its order's partition key, by which the inbox
+     * places it and the saga's timer lives. Jet sends each message to a processor on the member that owns the key's
+     * partition, which is the member that read it from its part of the journal: it does not cross to another replica,
+     * and removing it from the inbox and setting its saga's timer stay on that member. Grouped by the order's
+     * {@code UUID}, whose partition is another one, a message went to whichever member owned that: with two replicas
+     * about half of them crossed (ADR 0058).
+     */
+    static String routingKey(InboxItem item) {
+        return item.key().getPartitionKey();
     }
 
     /** The inbox's journal: every message added, from the oldest still held. */

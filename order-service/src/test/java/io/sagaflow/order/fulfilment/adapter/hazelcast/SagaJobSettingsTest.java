@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The saga job's vertices get the parallelism its settings ask for (ADR 0038), without a cluster. */
@@ -51,6 +52,18 @@ class SagaJobSettingsTest {
             assertThat(edge.getRoutingPolicy()).isEqualTo(Edge.RoutingPolicy.PARTITIONED);
         });
         assertThat(edges).hasSize(2);
+    }
+
+    @Test
+    void aMessageIsRoutedByThePartitionKeyThatPlacedItInTheInbox_soItStaysOnTheMemberThatReadIt() {
+        UUID order = UUID.randomUUID();
+        InboxKey key = new InboxKey("payment-captured-1", order);
+
+        // Jet routes a partitioned edge's item to the owner of its key's partition; the inbox entry (PartitionAware)
+        // and the saga's timer (keyed by the order id's text) are on the partition of this same string.
+        assertThat(SagaJob.routingKey(new SagaJob.InboxItem(key, null)))
+                .isEqualTo(key.getPartitionKey())
+                .isEqualTo(order.toString());
     }
 
     @Test
