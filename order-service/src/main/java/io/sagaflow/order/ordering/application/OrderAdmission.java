@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.web.ApiException;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -20,10 +23,11 @@ import org.slf4j.LoggerFactory;
  * participants' answers are never refused.
  *
  * <p>Reading the two measures costs a walk over the member's partitions, so a request does not read them: it decides
- * on the last reading and, when that is older than {@code refresh}, starts the next one on a virtual thread. Only a
- * reading older than twice that (the first order after a quiet spell) is taken again before deciding, on the
- * request's own thread. No timer runs, so an idle service does no walks at all (ADR 0057); the gauges read afresh
- * when scraped after such a spell.
+ * on the last reading and, when that is older than {@code refresh}, hands the next one to a thread of its own, a
+ * platform thread, so that under overload it gets a core as the OS gives one rather than queueing behind the
+ * requests' virtual threads. Only a reading older than twice that (the first order after a quiet spell) is taken
+ * again before deciding, on the request's own thread. No timer runs, and the reader waits on its queue without
+ * waking, so an idle service does no walks at all (ADR 0057); the gauges read afresh when scraped after such a spell.
  */
 public final class OrderAdmission implements AutoCloseable {
 
@@ -35,6 +39,8 @@ public final class OrderAdmission implements AutoCloseable {
     private final long refreshNanos;
     private final LongSupplier nanoClock;
     private final AtomicBoolean reading = new AtomicBoolean();
+    private final ExecutorService reader = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("order-admission").daemon().factory());
     private volatile long lastRead;
     private volatile boolean closed;
 
@@ -120,13 +126,17 @@ public final class OrderAdmission implements AutoCloseable {
                 }
             }
         } else if (reading.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("order-admission").start(() -> {
-                try {
-                    refresh();
-                } finally {
-                    reading.set(false);
-                }
-            });
+            try {
+                reader.execute(() -> {
+                    try {
+                        refresh();
+                    } finally {
+                        reading.set(false);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                reading.set(false); // closed meanwhile
+            }
         }
     }
 
@@ -145,6 +155,7 @@ public final class OrderAdmission implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        reader.shutdownNow();
     }
 
     /** One measure of the load on this member, its limit and its value as last read. */

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.web.ApiException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 
@@ -19,6 +22,7 @@ class OrderAdmissionTest {
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger reads = new AtomicInteger();
     private final AtomicLong now = new AtomicLong();
+    private final AtomicReference<CountDownLatch> holdReads = new AtomicReference<>();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @Test
@@ -111,7 +115,10 @@ class OrderAdmissionTest {
             assertThat(reads).hasValue(1);
 
             now.addAndGet(REFRESH.toNanos() / 2);
-            admission.admit(); // old: admitted on the last reading, the next one under way
+            CountDownLatch readerMayGoOn = new CountDownLatch(1);
+            holdReads.set(readerMayGoOn);
+            admission.admit(); // old: admitted on the last reading while the next one is under way
+            readerMayGoOn.countDown();
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (reads.get() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(5);
@@ -145,6 +152,14 @@ class OrderAdmissionTest {
                 waiting::get,
                 maxBacklog,
                 () -> {
+                    CountDownLatch hold = holdReads.getAndSet(null);
+                    if (hold != null) {
+                        try {
+                            hold.await(5, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
                     reads.incrementAndGet();
                     return open.get();
                 },
