@@ -128,8 +128,10 @@ public class SagaflowHazelcastProperties {
 
         /**
          * How often Jet's flow control acknowledges what the receiving ends of distributed edges took; it runs on
-         * this period whether or not a job has such an edge. Hazelcast's default is 100 ms; the services' pipelines
-         * have no distributed edge (ADR 0057), so a second. A pipeline with one wants it back at 100 ms.
+         * this period whether or not a job has such an edge. Hazelcast's default is 100 ms; a second grants larger
+         * receive windows, not a lower rate, and the saga job's one distributed edge carries messages between members
+         * only while partitions migrate (ADR 0057, 0058). A pipeline that must notice a slow receiver sooner wants
+         * 100 ms back.
          */
         private Duration jetFlowControlPeriod = Duration.ofSeconds(1);
 

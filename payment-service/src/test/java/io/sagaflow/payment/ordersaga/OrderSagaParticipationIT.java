@@ -126,7 +126,10 @@ class OrderSagaParticipationIT {
         EventMessage requested =
                 orderService.message(order, 3, new PaymentRequested(order, customer, amount("123.45")));
 
+        // The reservation and the request come on different topics, whose relative order is not kept: the request
+        // is sent only once the reservation has been handled, as the saga would send it.
         orderService.publish(reserved, reserved);
+        awaitProcessed(reserved);
         orderService.publish(requested);
 
         awaitProcessed(reserved, requested);
