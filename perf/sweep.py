@@ -547,6 +547,13 @@ def checkout_ref(ref: str) -> Path:
 # --- Sampling CPU and memory ------------------------------------------------------------------------------------
 
 
+# Memory drift through a run (a soak's question: does anything grow?) compares the mean of its first and its last
+# this many seconds: one reading is noise (a collection just before it, PostgreSQL's PSS read every 10 s).
+DRIFT_SPAN_S = 60.0
+# Runs measured at least this long get the drift table in the report; shorter ones are warm-up dominated.
+DRIFT_MIN_RUN_S = 600.0
+
+
 class Sampler(threading.Thread):
     """Samples CPU (% of one core) and memory (MB) of every process group once per interval.
 
@@ -686,14 +693,17 @@ class Sampler(threading.Thread):
             self.stopped.wait(max(0.05, self.interval - (time.monotonic() - started)))
 
     def window(self, start: float, end: float) -> dict[str, dict]:
-        """Per group over [start, end]: mean and max CPU, mean, max and last memory."""
+        """Per group over [start, end]: mean and max CPU, mean, max and last memory, and the mean memory of the
+        window's first and last `DRIFT_SPAN_S` (the same span as the window when it is shorter than two of them)."""
         with self.lock:
             rows = [r for r in self.samples if start <= r["t"] <= end]
         out: dict[str, dict] = {}
         for r in rows:
-            g = out.setdefault(r["group"], {"cpu": [], "mem": []})
+            g = out.setdefault(r["group"], {"t": [], "cpu": [], "mem": []})
+            g["t"].append(r["t"])
             g["cpu"].append(r["cpu"])
             g["mem"].append(r["mem_mb"])
+        span = min(DRIFT_SPAN_S, (end - start) / 2)
         return {
             name: {
                 "cpu_mean": statistics.fmean(g["cpu"]),
@@ -701,6 +711,10 @@ class Sampler(threading.Thread):
                 "mem_mean_mb": statistics.fmean(g["mem"]),
                 "mem_max_mb": max(g["mem"]),
                 "mem_last_mb": g["mem"][-1],
+                "mem_first_span_mb": statistics.fmean(
+                    [m for t, m in zip(g["t"], g["mem"]) if t <= start + span] or g["mem"][:1]),
+                "mem_last_span_mb": statistics.fmean(
+                    [m for t, m in zip(g["t"], g["mem"]) if t >= end - span] or g["mem"][-1:]),
                 "samples": len(g["cpu"]),
             }
             for name, g in out.items()

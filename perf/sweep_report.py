@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import calibrate
-from sweep import (BATCH_SIZES, OPERATIONS, SAGA_PATH, SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt,
-                   stack_warmup_rate, welch)
+from sweep import (BATCH_SIZES, DRIFT_MIN_RUN_S, DRIFT_SPAN_S, OPERATIONS, SAGA_PATH, SLO_HTTP_P95_MS,
+                   SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch)
 
 OP_TITLES = {"create_order": "create order", "reserve_stock": "reserve stock",
              "create_customer": "create customer", "poll_order": "poll order"}
@@ -497,6 +497,41 @@ def server_blocks(md: list[str], session, variants: list[str], key: str):
         yield v, levels, names
 
 
+def memory_drift_section(md: list[str], session) -> None:
+    """Whether memory grows through a long run (a soak's question): per process, the mean RSS of the measured phase's
+    first and last minute, the change and that change per hour. Runs shorter than `DRIFT_MIN_RUN_S` are left out:
+    in them the first minute is still the heaps growing to their working size."""
+    long_runs = [r for r in session.runs
+                 if r.measure_start and r.measure_end and r.measure_end - r.measure_start >= DRIFT_MIN_RUN_S
+                 and r.resources]
+    if not long_runs:
+        return
+    md.append("### Memory through each long run\n")
+    md.append(f"Mean memory (RSS; postgres PSS) of the measured phase's first and last {DRIFT_SPAN_S:g} s, for runs "
+              f"measured for at least {DRIFT_MIN_RUN_S / 60:g} minutes. A JVM's heap is capped (`-Xmx`, ADR 0026), so "
+              "its RSS rises while the heap grows to its working size and then stays; a leak shows as growth that "
+              "goes on, and as the collection pauses above climbing.\n")
+    for run in long_runs:
+        hours = (run.measure_end - run.measure_start) / 3600.0
+        groups = sorted(g for g in run.resources if g not in CPU_ONLY and g not in ("machine", "sweep", "steal"))
+        rows = []
+        first_total = last_total = 0.0
+        for g in groups:
+            r = run.resources[g]
+            if "mem_first_span_mb" not in r:
+                continue
+            first, last = r["mem_first_span_mb"], r["mem_last_span_mb"]
+            if g not in NOT_STACK:
+                first_total += first
+                last_total += last
+            rows.append([g, f"{first:.0f}", f"{last:.0f}", f"{last - first:+.0f}", f"{(last - first) / hours:+.0f}"])
+        rows.append(["**stack total**", f"{first_total:.0f}", f"{last_total:.0f}", f"{last_total - first_total:+.0f}",
+                     f"{(last_total - first_total) / hours:+.0f}"])
+        md.append(f"{run.label}, {hours * 60:.0f} minutes measured:\n")
+        md.append(table(["process", f"first {DRIFT_SPAN_S:g} s MB", f"last {DRIFT_SPAN_S:g} s MB", "change MB",
+                         "MB per hour"], rows))
+
+
 def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
     """Each JVM's stop-the-world collections in the measured phases: a heap too small for its live set shows here
     as major collections back to back, long before it fails with OutOfMemoryError."""
@@ -820,6 +855,7 @@ def write(session, final: bool) -> None:
             md.append(f"k6 initialised at most {max(peaks):.0f} VUs in a run. ")
         if session.idle.get(v):
             idle_section(md, session.idle[v], args)
+    memory_drift_section(md, session)
     gc_pauses_section(md, session, variants)
     pg_transactions_section(md, session, variants)
     for key, title in (("throughput", "Achieved vs target"), ("latency", "HTTP latency by level"),

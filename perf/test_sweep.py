@@ -372,6 +372,30 @@ class StealTest(unittest.TestCase):
         self.assertEqual({r["group"] for r in sampler.samples}, {"machine"})
 
 
+class MemoryDriftTest(unittest.TestCase):
+    """A window's memory at its start and its end, each the mean of a span, for the soak's drift table."""
+
+    def sampler_with(self, rows):
+        sampler = sweep.Sampler(Path(tempfile.mkdtemp()), 1.0)
+        sampler.samples = rows
+        return sampler
+
+    def test_the_first_and_last_minute_are_means_of_their_samples(self):
+        rows = [{"t": 1000.0 + s, "group": "order-service-0", "cpu": 5.0, "mem_mb": 300.0 + s / 60}
+                for s in range(0, 1201, 10)]
+        window = self.sampler_with(rows).window(1000.0, 2200.0)["order-service-0"]
+        # The first 60 s hold the readings at 0..60 s (300.0..301.0 MB), the last those at 1140..1200 s.
+        self.assertAlmostEqual(window["mem_first_span_mb"], 300.5)
+        self.assertAlmostEqual(window["mem_last_span_mb"], 319.5)
+        self.assertAlmostEqual(window["mem_last_mb"], 320.0)
+
+    def test_a_window_shorter_than_two_spans_splits_in_halves(self):
+        rows = [{"t": 1000.0 + s, "group": "postgres", "cpu": 1.0, "mem_mb": float(s)} for s in range(0, 41, 10)]
+        window = self.sampler_with(rows).window(1000.0, 1040.0)["postgres"]
+        self.assertAlmostEqual(window["mem_first_span_mb"], 10.0)  # 0, 10, 20
+        self.assertAlmostEqual(window["mem_last_span_mb"], 30.0)  # 20, 30, 40
+
+
 class PostgresMemoryTest(unittest.TestCase):
     """The sampler reads PostgreSQL's CPU every time, its proportional set size (costly) only every slow_every s."""
 

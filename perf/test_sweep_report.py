@@ -3,6 +3,7 @@
 import random
 import tempfile
 import time
+import types
 import unittest
 from pathlib import Path
 
@@ -189,6 +190,33 @@ class ReportTest(unittest.TestCase):
         md = (out / "report.md").read_text()
         self.assertIn("| steal (the host's: time this machine's busy cores did not get, ADR 0048) | 12 % (max 31) |",
                       md)
+
+    def test_a_long_run_shows_how_memory_moved_through_it_and_a_short_one_does_not(self):
+        _, md, _ = self.render(["--levels", "100", "--repetitions", "1"], [sweep.Variant("run")])
+        self.assertNotIn("Memory through each long run", md)
+
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--scenario", "soak"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
+        session.command, session.k6_version, session.calibration = "perf/sweep --scenario soak", "k6 test", {}
+        run = made_up_run("run", 100, 1, time.time() - 1900, slow=1.0)
+        run.measure_end = run.measure_start + 1800
+        for group, first, last in (("order-service-0", 400.0, 430.0), ("postgres", 300.0, 310.0),
+                                   ("k6", 200.0, 900.0)):
+            run.resources[group].update({"mem_first_span_mb": first, "mem_last_span_mb": last})
+        session.judge(run)
+        session.runs.append(run)
+        session.phases.append((run.label, run.measure_start, run.measure_end))
+        session.sampler = types.SimpleNamespace(samples=[])
+        sweep_report.write(session, final=True)
+        md = (out / "report.md").read_text()
+        self.assertIn("Memory through each long run", md)
+        self.assertIn("run-100-r1, 30 minutes measured", md)
+        self.assertIn("| order-service-0 | 400 | 430 | +30 | +60 |", md)
+        # k6 is listed but is not the stack: the total is the order service's and PostgreSQL's.
+        self.assertIn("| k6 | 200 | 900 | +700 | +1400 |", md)
+        self.assertIn("| **stack total** | 700 | 740 | +40 | +80 |", md)
 
     def test_the_harness_is_shown_apart_from_the_stack(self):
         run = made_up_run("run", 100, 1, time.time(), slow=1.0)
