@@ -552,6 +552,12 @@ def checkout_ref(ref: str) -> Path:
 DRIFT_SPAN_S = 60.0
 # Runs measured at least this long get the drift table in the report; shorter ones are warm-up dominated.
 DRIFT_MIN_RUN_S = 600.0
+# In such a run the services are also scraped every this many seconds, so that the report can show the server-side
+# latency window by window: a soak's other question, does it get slower as it goes on.
+LATENCY_WINDOW_S = 300.0
+# What each window keeps of server_metrics().
+WINDOW_KEYS = ("http_p50", "http_p95", "http_p99", "http_req_s", "saga_p50", "saga_p95", "saga_p99",
+               "gc_paused_max_pct")
 
 
 class Sampler(threading.Thread):
@@ -954,6 +960,18 @@ def server_metrics(before: dict[str, str | None], after: dict[str, str | None], 
     return out
 
 
+def latency_windows(scrapes: list[tuple[float, dict[str, str | None]]], start: float) -> list[dict]:
+    """Server-side latency between consecutive scrapes of a run, [(time, texts)] from its measured phase's start to
+    its end: per window its bounds in seconds from `start` and `WINDOW_KEYS` of `server_metrics`."""
+    windows = []
+    for (t0, before), (t1, after) in zip(scrapes, scrapes[1:]):
+        if t1 <= t0:
+            continue
+        m = server_metrics(before, after, t1 - t0)
+        windows.append({"from_s": t0 - start, "to_s": t1 - start, **{k: m[k] for k in WINDOW_KEYS if k in m}})
+    return windows
+
+
 # --- The session -----------------------------------------------------------------------------------------------
 
 
@@ -1055,6 +1073,16 @@ class Session:
         before: dict[str, str | None] = {}
         after: dict[str, str | None] = {}
         pg_before = pg_after = None
+        # A long run is also scraped every LATENCY_WINDOW_S between its marks (the marks' scrapes bound the windows).
+        windowed = keep and self.args.scenario != "spike" and seconds(duration) >= DRIFT_MIN_RUN_S
+        scrapes: list[tuple[float, dict[str, str | None]]] = []
+        measuring = threading.Event()
+
+        def scrape_windows() -> None:
+            while not measuring.wait(LATENCY_WINDOW_S):
+                scrapes.append((time.time(), self.scrape_all(variant.root)))
+
+        window_thread = threading.Thread(target=scrape_windows, daemon=True)
         killer = threading.Timer(limit, lambda: proc.poll() is None and proc.send_signal(signal.SIGINT))
         killer.start()
         try:
@@ -1065,7 +1093,10 @@ class Session:
                     run.measure_start = time.time()
                     before = self.scrape_all(variant.root)
                     pg_before = pg_transactions(variant.root)
+                    if windowed:
+                        window_thread.start()
                 elif "SAGAFLOW_MARK measure-end" in line and keep:
+                    measuring.set()
                     run.measure_end = time.time()
                     after = self.scrape_all(variant.root)
                     pg_after = pg_transactions(variant.root)
@@ -1077,6 +1108,7 @@ class Session:
                         print(f"    k6: ... more in {k6dir / (run.label + '.log')}", flush=True)
             run.exit_code = proc.wait()
         finally:
+            measuring.set()
             killer.cancel()
             self.k6_proc = None
             if self.sampler:
@@ -1107,6 +1139,11 @@ class Session:
         run.client = client_metrics(summary, measured_s, spike)
         run.server = server_metrics(before, after, duration_s) if before and after else {"histograms": False}
         run.server.update(pg_per_iteration(pg_before, pg_after, run.client.get("iterations", 0)))
+        if windowed and before and after and run.measure_start and run.measure_end:
+            if window_thread.is_alive():
+                window_thread.join(timeout=60)
+            points = [(run.measure_start, before)] + [x for x in scrapes if x[0] < run.measure_end]
+            run.server["windows"] = latency_windows(points + [(run.measure_end, after)], run.measure_start)
         if before and not run.server.get("histograms"):
             self.histogram_warning.add(variant.name)
         if self.sampler and run.measure_start and run.measure_end:
@@ -1148,9 +1185,10 @@ class Session:
                 run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}) although latency "
                                  "was within what it allows: the generator capped this run (raise MAX_VUS)")
         elif c["dropped"] and budget.get("preAllocatedVUs") and c.get("vus_max", 0) > budget["preAllocatedVUs"]:
+            slowest = c.get("http_max")
             run.notes.append(f"{run.label}: more iterations were in flight than the {budget['preAllocatedVUs']} "
-                             "pre-allocated VUs (latency far beyond the SLO); k6 drops the iteration that waits for "
-                             "a VU being initialised")
+                             "pre-allocated VUs (latency far beyond the SLO, or a stall: the slowest request took "
+                             f"{fmt(slowest, 0)} ms); k6 drops the iteration that waits for a VU being initialised")
         jit = run.resources.get("jit")
         if jit and jit["cpu_mean"] > self.args.jit_settled:
             run.notes.append(f"{run.label}: the JVMs' JIT compilers used {jit['cpu_mean']:.1f} % of a core (more than "

@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import calibrate
-from sweep import (BATCH_SIZES, DRIFT_MIN_RUN_S, DRIFT_SPAN_S, OPERATIONS, SAGA_PATH, SLO_HTTP_P95_MS,
-                   SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch)
+from sweep import (BATCH_SIZES, DRIFT_MIN_RUN_S, DRIFT_SPAN_S, LATENCY_WINDOW_S, OPERATIONS, SAGA_PATH,
+                   SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch)
 
 OP_TITLES = {"create_order": "create order", "reserve_stock": "reserve stock",
              "create_customer": "create customer", "poll_order": "poll order"}
@@ -532,6 +532,30 @@ def memory_drift_section(md: list[str], session) -> None:
                          "MB per hour"], rows))
 
 
+def latency_windows_section(md: list[str], session) -> None:
+    """Whether a long run gets slower as it goes on: the services' own latency window by window (`LATENCY_WINDOW_S`,
+    from scrapes between the measured phase's marks; the client's quantiles are over the whole phase only)."""
+    runs = [r for r in session.runs if r.server.get("windows")]
+    if not runs:
+        return
+    md.append("### Latency through each long run (server side)\n")
+    md.append(f"The services' histograms scraped every {LATENCY_WINDOW_S / 60:g} minutes through the measured phase "
+              "of runs measured for at least "
+              f"{DRIFT_MIN_RUN_S / 60:g} minutes; quantiles of each window's bucket deltas, as in the table of the "
+              "whole phase (long polls left out of HTTP). A system that slows as it goes on shows here first.\n")
+    for run in runs:
+        rows = []
+        for w in run.server["windows"]:
+            rows.append([f"{w['from_s'] / 60:.0f}–{w['to_s'] / 60:.0f}",
+                         " / ".join(ms(w.get(k)) for k in ("http_p50", "http_p95", "http_p99")),
+                         " / ".join(ms(w.get(k)) for k in ("saga_p50", "saga_p95", "saga_p99")),
+                         fmt(w.get("http_req_s")),
+                         "–" if w.get("gc_paused_max_pct") is None else f"{w['gc_paused_max_pct']:.1f} %"])
+        md.append(f"{run.label}:\n")
+        md.append(table(["minutes", "HTTP p50 / p95 / p99 ms", "saga E2E p50 / p95 / p99 ms", "HTTP req/s",
+                         "most-paused JVM"], rows))
+
+
 def gc_pauses_section(md: list[str], session, variants: list[str]) -> None:
     """Each JVM's stop-the-world collections in the measured phases: a heap too small for its live set shows here
     as major collections back to back, long before it fails with OutOfMemoryError."""
@@ -856,6 +880,7 @@ def write(session, final: bool) -> None:
         if session.idle.get(v):
             idle_section(md, session.idle[v], args)
     memory_drift_section(md, session)
+    latency_windows_section(md, session)
     gc_pauses_section(md, session, variants)
     pg_transactions_section(md, session, variants)
     for key, title in (("throughput", "Achieved vs target"), ("latency", "HTTP latency by level"),

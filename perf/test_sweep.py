@@ -6,9 +6,11 @@ import io
 import math
 import os
 import tempfile
+import time
 import types
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import sweep
 
@@ -60,6 +62,94 @@ class PrometheusDeltaTest(unittest.TestCase):
         self.assertEqual(server["http_count"], 22.0)
         self.assertEqual(server["create_order_count"], 22.0)
         self.assertAlmostEqual(server["http_req_s"], 2.2)
+
+
+class LatencyWindowsTest(unittest.TestCase):
+    """A long run's server latency window by window, from the scrapes between its marks."""
+
+    @staticmethod
+    def scrape(fast: int, slow: int) -> dict[str, str]:
+        """The order service's create-order histogram after `fast` requests under 10 ms and `slow` under 1 s."""
+        bucket = 'http_server_requests_seconds_bucket{method="POST",uri="/api/orders",status="201",le="%s"} %d\n'
+        return {"order-service-0": bucket % ("0.01", fast) + bucket % ("1.0", fast + slow)
+                + bucket % ("+Inf", fast + slow)}
+
+    def test_each_window_has_its_own_quantiles_and_bounds(self):
+        scrapes = [(1000.0, self.scrape(0, 0)), (1300.0, self.scrape(300, 0)), (1600.0, self.scrape(600, 300)),
+                   (1700.0, self.scrape(700, 300))]
+        windows = sweep.latency_windows(scrapes, 1000.0)
+        self.assertEqual([(w["from_s"], w["to_s"]) for w in windows], [(0.0, 300.0), (300.0, 600.0), (600.0, 700.0)])
+        self.assertLessEqual(windows[0]["http_p95"], 10.0)
+        self.assertGreater(windows[1]["http_p95"], 10.0)  # half of that window's requests were slow
+        self.assertLessEqual(windows[2]["http_p95"], 10.0)
+        self.assertAlmostEqual(windows[1]["http_req_s"], 2.0)
+        self.assertNotIn("create_order_p95", windows[0])  # only WINDOW_KEYS are kept
+
+    def test_a_window_with_no_time_or_a_restarted_process_gives_no_latency(self):
+        windows = sweep.latency_windows([(1000.0, self.scrape(50, 0)), (1000.0, self.scrape(60, 0)),
+                                         (1300.0, self.scrape(10, 0))], 1000.0)
+        self.assertEqual(len(windows), 1)
+        self.assertNotIn("http_p95", windows[0])
+
+
+class LongRunScrapesTest(unittest.TestCase):
+    """run_k6 scrapes a long run's services between its marks, and only a long run's."""
+
+    FAKE_K6 = """#!/bin/sh
+summary=""
+while [ $# -gt 0 ]; do [ "$1" = "--summary-export" ] && summary="$2"; shift; done
+echo "SAGAFLOW_MARK measure-start 1"
+sleep 1
+echo "SAGAFLOW_MARK measure-end 2"
+echo '{"metrics": {}}' > "$summary"
+"""
+
+    def run_k6(self, duration: str) -> tuple[sweep.Run, int]:
+        out = Path(tempfile.mkdtemp(prefix="sweep-k6-test-"))
+        k6 = out / "fake-k6"
+        k6.write_text(self.FAKE_K6)
+        k6.chmod(0o755)
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--scenario", "soak"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], k6)
+        session.vu_budget = lambda env: {}
+        scraped = []
+
+        def scrape_all(root):
+            scraped.append(time.time())
+            return LatencyWindowsTest.scrape(10 * len(scraped), 0)
+
+        session.scrape_all = scrape_all
+        run = sweep.Run("run", 100, 1, "run-100-r1")
+        with mock.patch.object(sweep, "pg_transactions", lambda root: None), \
+                mock.patch.object(sweep, "DRIFT_MIN_RUN_S", 2.0), mock.patch.object(sweep, "LATENCY_WINDOW_S", 0.3):
+            session.run_k6(sweep.Variant("run"), run, duration, "0s", keep=True)
+        return run, len(scraped)
+
+    def test_a_long_run_gets_windows_between_its_marks(self):
+        run, scrapes = self.run_k6("2s")
+        self.assertGreaterEqual(scrapes, 4)  # the two marks and the windows' scrapes in the second between them
+        windows = run.server["windows"]
+        self.assertEqual(len(windows), scrapes - 1)
+        self.assertEqual(windows[0]["from_s"], 0.0)
+        self.assertAlmostEqual(windows[-1]["to_s"], run.measure_end - run.measure_start)
+
+    def test_a_short_run_is_scraped_at_its_marks_only(self):
+        run, scrapes = self.run_k6("1s")
+        self.assertEqual(scrapes, 2)
+        self.assertNotIn("windows", run.server)
+
+
+class DroppedIterationsNoteTest(unittest.TestCase):
+    def test_drops_past_the_pre_allocated_vus_name_the_slowest_request(self):
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1"])
+        session = sweep.Session(args, Path(tempfile.mkdtemp()), [sweep.Variant("run")], Path("k6"))
+        session.budgets[100] = {"preAllocatedVUs": 44, "maxVUs": 170}
+        run = sweep.Run("run", 100, 1, "run-100-r1", exit_code=99)
+        run.client = {"http_p95": 18.5, "saga_p95": 114.0, "errors": 0, "error_rate": 0.0, "unexpected": 0,
+                      "dropped": 111, "saga_timeouts": 0, "iterations": 179890, "vus_max": 153, "http_max": 2098.1}
+        session.judge(run)
+        self.assertEqual(run.breaches, ["111 dropped iterations"])
+        self.assertIn("the slowest request took 2,098 ms", run.notes[0])
 
 
 class ClientMetricsTest(unittest.TestCase):

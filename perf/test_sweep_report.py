@@ -217,6 +217,30 @@ class ReportTest(unittest.TestCase):
         # k6 is listed but is not the stack: the total is the order service's and PostgreSQL's.
         self.assertIn("| k6 | 200 | 900 | +700 | +1400 |", md)
         self.assertIn("| **stack total** | 700 | 740 | +40 | +80 |", md)
+        self.assertNotIn("Latency through each long run", md)  # no scrapes between the marks, no windows
+
+    def test_a_long_run_shows_its_server_latency_window_by_window(self):
+        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
+        (out / "charts").mkdir()
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--scenario", "soak"])
+        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
+        session.command, session.k6_version, session.calibration = "perf/sweep --scenario soak", "k6 test", {}
+        run = made_up_run("run", 100, 1, time.time() - 700, slow=1.0)
+        run.measure_end = run.measure_start + 600
+        run.server["windows"] = [
+            {"from_s": 0.0, "to_s": 300.0, "http_p50": 3.0, "http_p95": 15.0, "http_p99": 40.0, "http_req_s": 105.0,
+             "saga_p50": 30.0, "saga_p95": 90.0, "saga_p99": 200.0, "gc_paused_max_pct": 0.2},
+            {"from_s": 300.0, "to_s": 600.0, "http_p50": 3.5, "http_p95": 19.0, "http_p99": 210.0,
+             "http_req_s": 104.0}]
+        session.judge(run)
+        session.runs.append(run)
+        session.phases.append((run.label, run.measure_start, run.measure_end))
+        session.sampler = types.SimpleNamespace(samples=[])
+        sweep_report.write(session, final=True)
+        md = (out / "report.md").read_text()
+        self.assertIn("Latency through each long run (server side)", md)
+        self.assertIn("| 0–5 | 3.0 / 15.0 / 40.0 | 30.0 / 90.0 / 200.0 | 105.0 | 0.2 % |", md)
+        self.assertIn("| 5–10 | 3.5 / 19.0 / 210.0 | – / – / – | 104.0 | – |", md)
 
     def test_the_harness_is_shown_apart_from_the_stack(self):
         run = made_up_run("run", 100, 1, time.time(), slow=1.0)
