@@ -191,26 +191,34 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| steal (the host's: time this machine's busy cores did not get, ADR 0048) | 12 % (max 31) |",
                       md)
 
-    def test_a_long_run_shows_how_memory_moved_through_it_and_a_short_one_does_not(self):
-        _, md, _ = self.render(["--levels", "100", "--repetitions", "1"], [sweep.Variant("run")])
-        self.assertNotIn("Memory through each long run", md)
-
+    @staticmethod
+    def render_soak(minutes: float, change) -> str:
+        """The report of one soak run measured for `minutes`, `change(run)` having set what the test looks at."""
         out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
         (out / "charts").mkdir()
         args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--scenario", "soak"])
         session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
         session.command, session.k6_version, session.calibration = "perf/sweep --scenario soak", "k6 test", {}
-        run = made_up_run("run", 100, 1, time.time() - 1900, slow=1.0)
-        run.measure_end = run.measure_start + 1800
-        for group, first, last in (("order-service-0", 400.0, 430.0), ("postgres", 300.0, 310.0),
-                                   ("k6", 200.0, 900.0)):
-            run.resources[group].update({"mem_first_span_mb": first, "mem_last_span_mb": last})
+        run = made_up_run("run", 100, 1, time.time() - 60 * minutes - 100, slow=1.0)
+        run.measure_end = run.measure_start + 60 * minutes
+        change(run)
         session.judge(run)
         session.runs.append(run)
         session.phases.append((run.label, run.measure_start, run.measure_end))
         session.sampler = types.SimpleNamespace(samples=[])
         sweep_report.write(session, final=True)
-        md = (out / "report.md").read_text()
+        return (out / "report.md").read_text()
+
+    def test_a_long_run_shows_how_memory_moved_through_it_and_a_short_one_does_not(self):
+        _, md, _ = self.render(["--levels", "100", "--repetitions", "1"], [sweep.Variant("run")])
+        self.assertNotIn("Memory through each long run", md)
+
+        def memory(run):
+            for group, first, last in (("order-service-0", 400.0, 430.0), ("postgres", 300.0, 310.0),
+                                       ("k6", 200.0, 900.0)):
+                run.resources[group].update({"mem_first_span_mb": first, "mem_last_span_mb": last})
+
+        md = self.render_soak(30, memory)
         self.assertIn("Memory through each long run", md)
         self.assertIn("run-100-r1, 30 minutes measured", md)
         self.assertIn("| order-service-0 | 400 | 430 | +30 | +60 |", md)
@@ -220,24 +228,14 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("Latency through each long run", md)  # no scrapes between the marks, no windows
 
     def test_a_long_run_shows_its_server_latency_window_by_window(self):
-        out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
-        (out / "charts").mkdir()
-        args = sweep.parse_args(["--levels", "100", "--repetitions", "1", "--scenario", "soak"])
-        session = sweep.Session(args, out, [sweep.Variant("run")], Path("k6"))
-        session.command, session.k6_version, session.calibration = "perf/sweep --scenario soak", "k6 test", {}
-        run = made_up_run("run", 100, 1, time.time() - 700, slow=1.0)
-        run.measure_end = run.measure_start + 600
-        run.server["windows"] = [
-            {"from_s": 0.0, "to_s": 300.0, "http_p50": 3.0, "http_p95": 15.0, "http_p99": 40.0, "http_req_s": 105.0,
-             "saga_p50": 30.0, "saga_p95": 90.0, "saga_p99": 200.0, "gc_paused_max_pct": 0.2},
-            {"from_s": 300.0, "to_s": 600.0, "http_p50": 3.5, "http_p95": 19.0, "http_p99": 210.0,
-             "http_req_s": 104.0}]
-        session.judge(run)
-        session.runs.append(run)
-        session.phases.append((run.label, run.measure_start, run.measure_end))
-        session.sampler = types.SimpleNamespace(samples=[])
-        sweep_report.write(session, final=True)
-        md = (out / "report.md").read_text()
+        def windows(run):
+            run.server["windows"] = [
+                {"from_s": 0.0, "to_s": 300.0, "http_p50": 3.0, "http_p95": 15.0, "http_p99": 40.0,
+                 "http_req_s": 105.0, "saga_p50": 30.0, "saga_p95": 90.0, "saga_p99": 200.0, "gc_paused_max_pct": 0.2},
+                {"from_s": 300.0, "to_s": 600.0, "http_p50": 3.5, "http_p95": 19.0, "http_p99": 210.0,
+                 "http_req_s": 104.0}]
+
+        md = self.render_soak(10, windows)
         self.assertIn("Latency through each long run (server side)", md)
         self.assertIn("| 0–5 | 3.0 / 15.0 / 40.0 | 30.0 / 90.0 / 200.0 | 105.0 | 0.2 % |", md)
         self.assertIn("| 5–10 | 3.5 / 19.0 / 210.0 | – / – / – | 104.0 | – |", md)
