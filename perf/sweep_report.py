@@ -510,7 +510,7 @@ def memory_drift_section(md: list[str], session) -> None:
     md.append(f"Mean memory (RSS; postgres PSS) of the measured phase's first and last {DRIFT_SPAN_S:g} s, for runs "
               f"measured for at least {DRIFT_MIN_RUN_S / 60:g} minutes. A JVM's heap is capped (`-Xmx`, ADR 0026), so "
               "its RSS rises while the heap grows to its working size and then stays; a leak shows as growth that "
-              "goes on, and as the collection pauses above climbing.\n")
+              "goes on, and as the collection pauses below climbing.\n")
     for run in long_runs:
         hours = (run.measure_end - run.measure_start) / 3600.0
         groups = sorted(g for g in run.resources if g not in CPU_ONLY and g not in ("machine", "sweep", "steal"))
