@@ -1,5 +1,5 @@
 #!/bin/bash
-# Do stalls follow the replacement of pooled connections? (Run scripts/io-by-second.py beside it to read the disks.) A fresh stack whose Hikari pools retire every connection
+# Do stalls follow the replacement of pooled connections? A fresh stack whose Hikari pools retire every connection
 # after LIFETIME_MS (default 120000, Hikari's own default is 30 minutes), PostgreSQL logging every connection (plus
 # PG_OPTS, e.g. "-c wal_compression=lz4"), the mix at 100 iter/s for WARM seconds (discarded) and then MEASURE seconds
 # with every request's timing kept (OUT/raw/, not committed) while the machine's busy, iowait and steal time are read
@@ -7,7 +7,7 @@
 #
 #   perf/results/2026-11-28-connection-lifetime-probe/scripts/lifetime-probe.sh OUT
 #
-# Stops the stack at the end.
+# Run scripts/io-by-second.py beside it to read the disks. Stops the stack at the end.
 set -euo pipefail
 OUT=$(mkdir -p "${1:?usage: lifetime-probe.sh OUT}" && cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
