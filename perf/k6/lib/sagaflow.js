@@ -97,6 +97,7 @@ export function config(defaults = {}) {
     expectedHttpMs: num('EXPECTED_HTTP_MS', 50),
     expectedSagaMs: num('EXPECTED_SAGA_MS', 250),
     vuHeadroom: num('VU_HEADROOM', 2),
+    vuStallS: num('VU_STALL_S', 2.5),
     preAllocatedVUs: num('PRE_ALLOCATED_VUS', 0),
     maxVUs: num('MAX_VUS', 0),
     seedCustomers: num('SEED_CUSTOMERS', 200),
@@ -125,16 +126,22 @@ export function config(defaults = {}) {
  * VUs for a constant arrival rate, by Little's law (VUs in use = arrival rate x time per iteration).
  *
  * preAllocatedVUs covers the expected time per iteration (an HTTP call at the expected latency; the polled share
- * also waits for its saga at the expected saga time) times a headroom, plus a 200 ms stall of everything at the
- * full rate. They matter: when every pre-allocated VU is busy, k6 initialises another one and drops the iteration
- * that asked for it. maxVUs covers every polled saga running into its client time-out and every other iteration
- * taking 1 s (20 x the HTTP SLO) at once: when a run still drops iterations, the system under test was far past its
- * SLOs and the generator was not the ceiling. The sweep reports the VUs used, so a run that hit the budget shows it.
+ * also waits for its saga at the expected saga time) times a headroom, plus a stall of everything for vuStallS
+ * seconds at the full rate. They are what counts: when every pre-allocated VU is busy, k6 drops the iteration that
+ * finds none and initialises one more VU in the background, one at a time. A stall of the host (this one's disk
+ * stalls everything for 0.3-2.1 s, perf/results/2026-11-28-connection-lifetime-probe) would then read as dropped
+ * iterations: requests never sent, whose latency nobody measures. Pre-allocated, they are sent on time and their
+ * wait shows in the latency percentiles instead (ADR 0059). maxVUs covers every polled saga running into its client
+ * time-out and every other iteration taking 1 s (20 x the HTTP SLO) at once: when a run still drops iterations, the
+ * system under test was far past its SLOs and the generator was not the ceiling. The sweep reports the VUs used, so
+ * a run that hit the budget shows it.
  */
 export function vuBudget(c, rate) {
   const polled = c.orderShare * c.pollShare;
   const iterationS = c.expectedHttpMs / 1000 + polled * (c.expectedSagaMs / 1000 + c.pollIntervalMs / 1000);
-  const pre = c.preAllocatedVUs > 0 ? c.preAllocatedVUs : Math.ceil(rate * (iterationS * c.vuHeadroom + 0.2)) + 10;
+  const pre = c.preAllocatedVUs > 0
+    ? c.preAllocatedVUs
+    : Math.ceil(rate * (iterationS * c.vuHeadroom + c.vuStallS)) + 10;
   const worstS = polled * (c.sagaTimeoutMs / 1000 + 1) + (1 - polled) * 1;
   const max = c.maxVUs > 0 ? c.maxVUs : Math.max(pre, Math.ceil(rate * worstS) + 10);
   return { preAllocatedVUs: pre, maxVUs: Math.max(pre, max) };
