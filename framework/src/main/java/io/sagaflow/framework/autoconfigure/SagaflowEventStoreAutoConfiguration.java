@@ -16,6 +16,7 @@ import io.sagaflow.framework.eventstore.SnapshotStore;
 import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
+import io.sagaflow.framework.json.DirectCreators;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.outbox.OutboxRelay;
@@ -109,10 +110,19 @@ public class SagaflowEventStoreAutoConfiguration {
         return EventTypeRegistry.builder().build();
     }
 
+    /** Spring Boot registers every {@code JacksonModule} bean with the JSON mapper it builds (ADR 0060). */
+    @Bean
+    DirectCreators sagaflowDirectCreators() {
+        return new DirectCreators();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     EventSerializer eventSerializer(EventTypeRegistry registry, ObjectProvider<JsonMapper> jsonMapper) {
-        return new EventSerializer(registry, jsonMapper.getIfAvailable(JsonMapper::new));
+        return new EventSerializer(
+                registry,
+                jsonMapper.getIfAvailable(() ->
+                        JsonMapper.builder().addModule(new DirectCreators()).build()));
     }
 
     @Bean

@@ -17,6 +17,7 @@ import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.SharedCluster;
+import io.sagaflow.framework.json.DirectCreators;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
@@ -46,6 +47,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The framework as a service gets it: auto-configured on a real PostgreSQL and real Hazelcast members, an appended
@@ -76,6 +78,9 @@ class FrameworkAutoConfigurationIT {
     @Autowired
     @SharedCluster
     HazelcastInstance shared;
+
+    @Autowired
+    JsonMapper json;
 
     @Test
     void theMigratedSchemaIsAnalysedFromTheSmallerSample() {
@@ -317,6 +322,12 @@ class FrameworkAutoConfigurationIT {
     void everyConnectionPlansAPreparedStatementOnce() {
         // Statements binding arrays were planned again on every execution under the default (ADR 0029).
         assertThat(jdbc.queryForObject("show plan_cache_mode", String.class)).isEqualTo("force_generic_plan");
+    }
+
+    @Test
+    void theServicesJsonMapperBuildsRecordsThroughTheirCreatorsDirectly() {
+        // Spring Boot registers the module bean with the mapper it builds, which the event serializer uses (ADR 0060).
+        assertThat(json.registeredModules()).anyMatch(DirectCreators.class::isInstance);
     }
 
     @SpringBootApplication
