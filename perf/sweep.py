@@ -1181,6 +1181,10 @@ class Session:
                 run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}), which holds up to "
                                  f"1 s per request and every polled saga timing out; at HTTP p95 "
                                  f"{c['http_p95']:.0f} ms the system, not k6, was the limit")
+            elif (c.get("http_max") or 0) >= 1000:
+                run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}) in a stall longer "
+                                 f"than the budget covers at {run.level:g} iter/s: the slowest request took "
+                                 f"{fmt(c['http_max'], 0)} ms (VU_STALL_S sets the stall it covers, ADR 0059)")
             else:
                 run.notes.append(f"{run.label}: k6 used its whole VU budget ({budget['maxVUs']}) although latency "
                                  "was within what it allows: the generator capped this run (raise MAX_VUS)")

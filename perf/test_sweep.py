@@ -151,6 +151,18 @@ class DroppedIterationsNoteTest(unittest.TestCase):
         self.assertEqual(run.breaches, ["111 dropped iterations"])
         self.assertIn("the slowest request took 2,098 ms", run.notes[0])
 
+    def test_drops_with_the_whole_budget_in_use_name_a_stall_longer_than_it_covers(self):
+        args = sweep.parse_args(["--levels", "100", "--repetitions", "1"])
+        session = sweep.Session(args, Path(tempfile.mkdtemp()), [sweep.Variant("run")], Path("k6"))
+        session.budgets[100] = {"preAllocatedVUs": 274, "maxVUs": 274}
+        run = sweep.Run("run", 100, 1, "run-100-r1", exit_code=99)
+        run.client = {"http_p95": 13.3, "saga_p95": 94.0, "errors": 0, "error_rate": 0.0, "unexpected": 0,
+                      "dropped": 147, "saga_timeouts": 0, "iterations": 179854, "vus_max": 275, "http_max": 4324.9}
+        session.judge(run)
+        self.assertEqual(run.breaches, ["147 dropped iterations"])
+        self.assertIn("in a stall longer than the budget covers at 100 iter/s", run.notes[0])
+        self.assertIn("the slowest request took 4,325 ms", run.notes[0])
+
 
 class ClientMetricsTest(unittest.TestCase):
     def test_http_latency_leaves_long_polls_out(self):
