@@ -140,25 +140,26 @@ echo '{"metrics": {}}' > "$summary"
 
 
 class DroppedIterationsNoteTest(unittest.TestCase):
-    def test_drops_past_the_pre_allocated_vus_name_the_slowest_request(self):
+    @staticmethod
+    def judged(budget, dropped, vus_max, http_max):
+        """A soak run at 100 iter/s with a good p95 that dropped iterations, judged with this VU budget."""
         args = sweep.parse_args(["--levels", "100", "--repetitions", "1"])
         session = sweep.Session(args, Path(tempfile.mkdtemp()), [sweep.Variant("run")], Path("k6"))
-        session.budgets[100] = {"preAllocatedVUs": 44, "maxVUs": 170}
+        session.budgets[100] = budget
         run = sweep.Run("run", 100, 1, "run-100-r1", exit_code=99)
         run.client = {"http_p95": 18.5, "saga_p95": 114.0, "errors": 0, "error_rate": 0.0, "unexpected": 0,
-                      "dropped": 111, "saga_timeouts": 0, "iterations": 179890, "vus_max": 153, "http_max": 2098.1}
+                      "dropped": dropped, "saga_timeouts": 0, "iterations": 179890, "vus_max": vus_max,
+                      "http_max": http_max}
         session.judge(run)
+        return run
+
+    def test_drops_past_the_pre_allocated_vus_name_the_slowest_request(self):
+        run = self.judged({"preAllocatedVUs": 44, "maxVUs": 170}, 111, 153, 2098.1)
         self.assertEqual(run.breaches, ["111 dropped iterations"])
         self.assertIn("the slowest request took 2,098 ms", run.notes[0])
 
     def test_drops_with_the_whole_budget_in_use_name_a_stall_longer_than_it_covers(self):
-        args = sweep.parse_args(["--levels", "100", "--repetitions", "1"])
-        session = sweep.Session(args, Path(tempfile.mkdtemp()), [sweep.Variant("run")], Path("k6"))
-        session.budgets[100] = {"preAllocatedVUs": 274, "maxVUs": 274}
-        run = sweep.Run("run", 100, 1, "run-100-r1", exit_code=99)
-        run.client = {"http_p95": 13.3, "saga_p95": 94.0, "errors": 0, "error_rate": 0.0, "unexpected": 0,
-                      "dropped": 147, "saga_timeouts": 0, "iterations": 179854, "vus_max": 275, "http_max": 4324.9}
-        session.judge(run)
+        run = self.judged({"preAllocatedVUs": 274, "maxVUs": 274}, 147, 275, 4324.9)
         self.assertEqual(run.breaches, ["147 dropped iterations"])
         self.assertIn("in a stall longer than the budget covers at 100 iter/s", run.notes[0])
         self.assertIn("the slowest request took 4,325 ms", run.notes[0])
