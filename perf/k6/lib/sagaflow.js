@@ -130,7 +130,7 @@ export function config(defaults = {}) {
  * also waits for its saga at the expected saga time) times a headroom, plus a stall of everything for vuStallS
  * seconds at the full rate. They are what counts: when every pre-allocated VU is busy, k6 drops the iteration that
  * finds none and initialises one more VU in the background, one at a time. A stall of the host (this one's disk
- * stalls everything for 0.3-2.1 s, perf/results/2026-11-28-connection-lifetime-probe) would then read as dropped
+ * stalls everything for 0.3-4.3 s, perf/results/2026-11-28-connection-lifetime-probe) would then read as dropped
  * iterations: requests never sent, whose latency nobody measures. Pre-allocated, they are sent on time and their
  * wait shows in the latency percentiles instead (ADR 0059). maxVUs covers every polled saga running into its client
  * time-out and every other iteration taking 1 s (20 x the HTTP SLO) at once: when a run still drops iterations, the
