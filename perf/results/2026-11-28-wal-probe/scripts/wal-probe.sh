@@ -7,6 +7,7 @@
 set -euo pipefail
 OUT="${1:?usage: wal-probe.sh OUT [RATE] [WARM_S] [MEASURE_S]}"; RATE="${2:-100}"; WARM="${3:-240}"; MEASURE="${4:-120}"
 ROOT="$(cd "$(dirname "$0")/../../../.." && pwd)"
+export PATH="${JAVA_HOME:?set JAVA_HOME to a JDK 21 or later}/bin:$PATH"  # the stack's JVMs, and jcmd
 mkdir -p "$OUT"
 PSQL="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/psql"
 [ -x "$PSQL" ] || PSQL="$(command -v psql)"
@@ -18,6 +19,7 @@ stats() {
 "$ROOT/bin/sagaflow" stop > /dev/null 2>&1 || true
 rm -rf "$ROOT/.local/pgdata"
 "$ROOT/bin/sagaflow" start --detach > "$OUT/start.log" 2>&1
+trap '"$ROOT/bin/sagaflow" stop > /dev/null 2>&1 || true' EXIT
 "$ROOT/perf/.tools/k6" run -q --no-thresholds -e RATE="$RATE" -e WARMUP="${WARM}s" -e DURATION="${MEASURE}s" \
   --summary-export "$OUT/k6-summary.json" "$ROOT/perf/k6/mix.js" > "$OUT/k6.log" 2>&1 &
 k6=$!
@@ -30,7 +32,6 @@ fi
 sleep $((MEASURE - 30))
 stats > "$OUT/after.tsv"; date +%s.%N > "$OUT/t1"
 wait $k6 || true
-"$ROOT/bin/sagaflow" stop > /dev/null 2>&1
 python3 - "$OUT" "$RATE" <<'PY'
 import sys, pathlib
 out, rate = pathlib.Path(sys.argv[1]), float(sys.argv[2])
