@@ -1,31 +1,129 @@
 package io.sagaflow.order.catalog.adapter.postgres;
 
+import com.hazelcast.config.Config;
+import com.hazelcast.config.EvictionConfig;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MapStoreConfig;
+import com.hazelcast.config.MaxSizePolicy;
+import com.hazelcast.config.NearCacheConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapLoader;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
+import io.sagaflow.framework.hazelcast.ServiceCluster;
+import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-/** The order service's copies of customers (status) and products (price), in PostgreSQL. */
+/**
+ * The order service's copies of customers (status) and products (price): kept in PostgreSQL, read through a cache on
+ * the per-service cluster (ADR 0061). Every order looks its customer and products up; from the cache, a replica
+ * answers that from its own heap, where a statement cost a round trip to PostgreSQL and a pooled connection.
+ *
+ * <ul>
+ *   <li>Two maps on the per-service cluster, {@value #PRODUCTS} and {@value #CUSTOMERS}, load a miss from the copies'
+ *       tables ({@link MapLoader}) and keep up to a size per member, least recently used out first. Each member keeps
+ *       a near cache of them, so a hit costs no operation, not even on the local member.
+ *   <li>A customer or product not copied yet is cached as such, so that its arrival, evicting that entry, reaches
+ *       the near caches too (a near cache also keeps a miss, and hears only of changes to entries the map holds).
+ *   <li>A change to a copy evicts its entry once its transaction commits. The eviction reaches every member's near
+ *       cache at once (invalidations are sent one by one, not batched every 10 s), so the next read loads the committed
+ *       copy.
+ *   <li>The loaders run on the partition thread, not offloaded: an eviction queued behind a load that read the copy
+ *       before the change committed then removes what that load kept. Offloaded, the load could finish after the
+ *       eviction and keep the old copy. A miss reads one row by its key; misses are rare once the catalogue is read.
+ *   <li>Entries live at most their time to live after they were loaded: the bound on a stale copy when a replica died
+ *       between a change's commit and its eviction.
+ * </ul>
+ */
 @Repository
 public class CatalogCopies {
 
     /** A product as the order service knows it. */
     public record ProductCopy(UUID productId, String sku, String name, BigDecimal price) {}
 
-    /** The products of an array and one customer, in one statement (see {@link #lookUp}). */
-    static final String LOOK_UP =
-            "select product_id, sku, name, price, null as status from product_copy where product_id = any(?)"
-                    + " union all select customer_id, null, null, null, status from customer_copy"
-                    + " where customer_id = ?";
+    /** A customer's status, if copied, and the copied products among those asked for. */
+    public record Known(Optional<String> customerStatus, Map<UUID, ProductCopy> products) {}
+
+    /** The cached product copies, by product id. */
+    public static final String PRODUCTS = "catalog-products";
+
+    /** The cached customer statuses, by customer id. */
+    public static final String CUSTOMERS = "catalog-customers";
+
+    static final String PRODUCTS_BY_ID =
+            "select product_id, sku, name, price from product_copy where product_id = any(?)";
+
+    static final String CUSTOMERS_BY_ID = "select customer_id, status from customer_copy where customer_id = any(?)";
+
+    /**
+     * What the caches keep for a customer not copied (yet): its status. A product not copied is kept as a copy
+     * without a price. A near cache keeps a miss too, and only a change to an entry the map holds reaches it: so the
+     * map holds a miss as such an entry, and the copy's arrival evicts it like any change.
+     */
+    private static final String NOT_COPIED = "";
 
     private final JdbcTemplate jdbc;
+    private final IMap<UUID, ProductCopy> products;
+    private final IMap<UUID, String> customers;
 
-    public CatalogCopies(JdbcTemplate jdbc) {
+    public CatalogCopies(JdbcTemplate jdbc, @ServiceCluster HazelcastInstance member) {
         this.jdbc = jdbc;
+        this.products = member.getMap(PRODUCTS);
+        this.customers = member.getMap(CUSTOMERS);
+    }
+
+    /**
+     * The configuration of the two caches on a service member: {@code limits} bound each map and each near cache per
+     * member; the copies load through {@code jdbc}.
+     */
+    public static ServiceClusterCustomizer caching(JdbcTemplate jdbc, MapLimits limits) {
+        return (Config config) -> {
+            cache(config, PRODUCTS, limits, new ProductLoader(jdbc));
+            cache(config, CUSTOMERS, limits, new CustomerLoader(jdbc));
+            config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new ProductCopySerializer());
+            // A near cache hears of a change at once, not in the next batch (10 s by default). Only these maps have
+            // near caches on a service member, so nothing else sends invalidations.
+            config.setProperty("hazelcast.map.invalidation.batch.enabled", "false");
+        };
+    }
+
+    private static void cache(Config config, String name, MapLimits limits, MapLoader<UUID, ?> loader) {
+        MapConfig map = config.getMapConfig(name)
+                .setInMemoryFormat(InMemoryFormat.BINARY)
+                .setBackupCount(limits.backupCount())
+                .setTimeToLiveSeconds((int) limits.timeToLive().toSeconds());
+        map.getEvictionConfig()
+                .setEvictionPolicy(EvictionPolicy.LRU)
+                .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                .setSize(limits.maxEntriesPerMember());
+        map.setMapStoreConfig(new MapStoreConfig()
+                .setEnabled(true)
+                .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)
+                .setOffload(false)
+                .setImplementation(loader));
+        map.setNearCacheConfig(new NearCacheConfig(name)
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setCacheLocalEntries(true)
+                .setInvalidateOnChange(true)
+                .setEvictionConfig(new EvictionConfig()
+                        .setEvictionPolicy(EvictionPolicy.LRU)
+                        .setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
+                        .setSize(limits.maxEntriesPerMember())));
     }
 
     public void productCreated(UUID productId, String sku, String name, BigDecimal price) {
@@ -37,6 +135,7 @@ public class CatalogCopies {
                 sku,
                 name,
                 price);
+        evictAfterCommit(products, productId);
     }
 
     public void customerStatus(UUID customerId, String status) {
@@ -45,33 +144,116 @@ public class CatalogCopies {
                         + " on conflict (customer_id) do update set status = excluded.status",
                 customerId,
                 status);
+        evictAfterCommit(customers, customerId);
     }
 
-    /**
-     * What the copies know of {@code customerId} and {@code productIds}, read in one statement: placing an order
-     * checks both, and one round trip instead of two is one PostgreSQL transaction less per order.
-     */
+    /** What the copies know of {@code customerId} and {@code productIds}. */
     public Known lookUp(UUID customerId, Collection<UUID> productIds) {
-        Map<UUID, ProductCopy> products = new HashMap<>();
-        String[] status = {null};
-        jdbc.query(
-                LOOK_UP,
-                rs -> {
-                    String customerStatus = rs.getString(5);
-                    if (customerStatus != null) {
-                        status[0] = customerStatus;
-                    } else {
+        Map<UUID, ProductCopy> known = new HashMap<>(products.getAll(new HashSet<>(productIds)));
+        known.values().removeIf(product -> product.price() == null);
+        String status = customers.get(customerId);
+        return new Known(Optional.ofNullable(status).filter(s -> !s.equals(NOT_COPIED)), known);
+    }
+
+    /** Drops {@code key} from {@code map} once the current transaction commits (at once outside one). */
+    private static void evictAfterCommit(IMap<UUID, ?> map, UUID key) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    map.evict(key);
+                }
+            });
+        } else {
+            map.evict(key);
+        }
+    }
+
+    /** Loads product copies by id; a product not copied yet loads as a copy without a price. */
+    private record ProductLoader(JdbcTemplate jdbc) implements MapLoader<UUID, ProductCopy> {
+
+        @Override
+        public ProductCopy load(UUID key) {
+            return loadAll(java.util.List.of(key)).get(key);
+        }
+
+        @Override
+        public Map<UUID, ProductCopy> loadAll(Collection<UUID> keys) {
+            Map<UUID, ProductCopy> loaded = new HashMap<>();
+            jdbc.query(
+                    PRODUCTS_BY_ID,
+                    rs -> {
                         UUID productId = rs.getObject(1, UUID.class);
-                        products.put(
+                        loaded.put(
                                 productId,
                                 new ProductCopy(productId, rs.getString(2), rs.getString(3), rs.getBigDecimal(4)));
-                    }
-                },
-                productIds.toArray(UUID[]::new),
-                customerId);
-        return new Known(Optional.ofNullable(status[0]), products);
+                    },
+                    (Object) keys.toArray(UUID[]::new));
+            keys.forEach(key -> loaded.putIfAbsent(key, new ProductCopy(key, null, null, null)));
+            return loaded;
+        }
+
+        @Override
+        public Iterable<UUID> loadAllKeys() {
+            return null;
+        }
     }
 
-    /** A customer's status, if copied, and the copied products among those asked for. */
-    public record Known(Optional<String> customerStatus, Map<UUID, ProductCopy> products) {}
+    /** Loads customer statuses by id; a customer not copied yet loads as {@link #NOT_COPIED}. */
+    private record CustomerLoader(JdbcTemplate jdbc) implements MapLoader<UUID, String> {
+
+        @Override
+        public String load(UUID key) {
+            return loadAll(java.util.List.of(key)).get(key);
+        }
+
+        @Override
+        public Map<UUID, String> loadAll(Collection<UUID> keys) {
+            Map<UUID, String> loaded = new HashMap<>();
+            jdbc.query(
+                    CUSTOMERS_BY_ID,
+                    rs -> {
+                        loaded.put(rs.getObject(1, UUID.class), rs.getString(2));
+                    },
+                    (Object) keys.toArray(UUID[]::new));
+            keys.forEach(key -> loaded.putIfAbsent(key, NOT_COPIED));
+            return loaded;
+        }
+
+        @Override
+        public Iterable<UUID> loadAllKeys() {
+            return null;
+        }
+    }
+
+    /** A product copy in compact form, as the cache's members hold and send it. */
+    static final class ProductCopySerializer implements CompactSerializer<ProductCopy> {
+
+        @Override
+        public ProductCopy read(CompactReader reader) {
+            return new ProductCopy(
+                    UUID.fromString(reader.readString("productId")),
+                    reader.readString("sku"),
+                    reader.readString("name"),
+                    reader.readDecimal("price"));
+        }
+
+        @Override
+        public void write(CompactWriter writer, ProductCopy product) {
+            writer.writeString("productId", product.productId().toString());
+            writer.writeString("sku", product.sku());
+            writer.writeString("name", product.name());
+            writer.writeDecimal("price", product.price());
+        }
+
+        @Override
+        public String getTypeName() {
+            return "sagaflow.order.ProductCopy";
+        }
+
+        @Override
+        public Class<ProductCopy> getCompactClass() {
+            return ProductCopy.class;
+        }
+    }
 }
