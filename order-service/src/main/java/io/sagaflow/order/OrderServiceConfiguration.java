@@ -165,10 +165,8 @@ class OrderServiceConfiguration {
     /** The caches of the customer and product copies every placement looks up (ADR 0061). */
     @Bean
     ServiceClusterCustomizer catalogCaching(
-            JdbcTemplate jdbc,
-            @Value("${sagaflow.order.catalog-cache-size:10000}") int size,
-            @Value("${sagaflow.order.catalog-cache-ttl:5m}") Duration ttl) {
-        return CatalogCopies.caching(jdbc, new MapLimits(size, ttl, 0));
+            JdbcTemplate jdbc, @Value("${sagaflow.order.catalog-cache-size:10000}") int size) {
+        return CatalogCopies.caching(jdbc, size);
     }
 
     /** Sagas waiting in quarantine for an operator, counted at each scrape. */

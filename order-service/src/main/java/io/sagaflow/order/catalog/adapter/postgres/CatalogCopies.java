@@ -1,5 +1,7 @@
 package io.sagaflow.order.catalog.adapter.postgres;
 
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
@@ -14,7 +16,6 @@ import com.hazelcast.map.MapLoader;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
 import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
 import java.math.BigDecimal;
@@ -46,8 +47,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *   <li>The loaders run on the partition thread, not offloaded: an eviction queued behind a load that read the copy
  *       before the change committed then removes what that load kept. Offloaded, the load could finish after the
  *       eviction and keep the old copy. A miss reads one row by its key; misses are rare once the catalogue is read.
- *   <li>Entries live at most their time to live after they were loaded: the bound on a stale copy when a replica died
- *       between a change's commit and its eviction.
+ *   <li>When a member leaves the cluster, the others empty both maps: the member may have died between a change's
+ *       commit and its eviction, which would leave the old copy cached. The next reads load the copies again. No time
+ *       to live: an expiring entry costs every member an operation per partition and second while it is held (ADR
+ *       0038), idle or not.
  * </ul>
  */
 @Repository
@@ -85,16 +88,28 @@ public class CatalogCopies {
         this.jdbc = jdbc;
         this.products = member.getMap(PRODUCTS);
         this.customers = member.getMap(CUSTOMERS);
+        member.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                // a new member holds nothing stale
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                products.evictAll();
+                customers.evictAll();
+            }
+        });
     }
 
     /**
-     * The configuration of the two caches on a service member: {@code limits} bound each map and each near cache per
-     * member; the copies load through {@code jdbc}.
+     * The configuration of the two caches on a service member: each map and each near cache keeps at most
+     * {@code maxEntriesPerMember} entries per member; the copies load through {@code jdbc}.
      */
-    public static ServiceClusterCustomizer caching(JdbcTemplate jdbc, MapLimits limits) {
+    public static ServiceClusterCustomizer caching(JdbcTemplate jdbc, int maxEntriesPerMember) {
         return (Config config) -> {
-            cache(config, PRODUCTS, limits, new ProductLoader(jdbc));
-            cache(config, CUSTOMERS, limits, new CustomerLoader(jdbc));
+            cache(config, PRODUCTS, maxEntriesPerMember, new ProductLoader(jdbc));
+            cache(config, CUSTOMERS, maxEntriesPerMember, new CustomerLoader(jdbc));
             config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new ProductCopySerializer());
             // A near cache hears of a change at once, not in the next batch (10 s by default). Only these maps have
             // near caches on a service member, so nothing else sends invalidations.
@@ -102,15 +117,15 @@ public class CatalogCopies {
         };
     }
 
-    private static void cache(Config config, String name, MapLimits limits, MapLoader<UUID, ?> loader) {
+    private static void cache(Config config, String name, int maxEntriesPerMember, MapLoader<UUID, ?> loader) {
+        // No backups: an entry lost with its member is loaded again.
         MapConfig map = config.getMapConfig(name)
                 .setInMemoryFormat(InMemoryFormat.BINARY)
-                .setBackupCount(limits.backupCount())
-                .setTimeToLiveSeconds((int) limits.timeToLive().toSeconds());
+                .setBackupCount(0);
         map.getEvictionConfig()
                 .setEvictionPolicy(EvictionPolicy.LRU)
                 .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
-                .setSize(limits.maxEntriesPerMember());
+                .setSize(maxEntriesPerMember);
         map.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)
@@ -123,7 +138,7 @@ public class CatalogCopies {
                 .setEvictionConfig(new EvictionConfig()
                         .setEvictionPolicy(EvictionPolicy.LRU)
                         .setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
-                        .setSize(limits.maxEntriesPerMember())));
+                        .setSize(maxEntriesPerMember)));
     }
 
     public void productCreated(UUID productId, String sku, String name, BigDecimal price) {
