@@ -18,7 +18,10 @@ import org.springframework.core.env.MapPropertySource;
  *       keep this one in them;
  *   <li>Tomcat keeps 64 idle request processors for reuse, not 200: each holds some 55–75 KB of buffers for as long
  *       as it is cached, 11 MB of the order service's heap at 200, where a service busy enough to need more than 64
- *       at once is past its capacity on the machines it is sized for (ADR 0041).
+ *       at once is past its capacity on the machines it is sized for (ADR 0041);
+ *   <li>a request is timed, but starts no long-task timer ({@code http.server.requests.active}: looked up by its tags
+ *       on every request, where {@code sagaflow.http.in-flight} already counts the requests in flight), and publishes
+ *       no {@code ServletRequestHandledEvent}, which no one listens to (ADR 0062).
  * </ul>
  */
 public class SagaflowDefaults implements EnvironmentPostProcessor {
@@ -34,6 +37,8 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                                 "spring.mvc.problemdetails.enabled", "false",
                                 "spring.datasource.hikari.data-source-properties.options",
                                         "-c plan_cache_mode=force_generic_plan",
-                                "server.tomcat.processor-cache", "64")));
+                                "server.tomcat.processor-cache", "64",
+                                "management.metrics.observations.ignored-meters", "long-task-timer",
+                                "spring.mvc.publish-request-handled-events", "false")));
     }
 }

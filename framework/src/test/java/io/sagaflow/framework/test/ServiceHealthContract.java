@@ -7,17 +7,27 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.context.support.RequestHandledEvent;
 
 /**
- * What every service promises once started: healthy, and ready only with its PostgreSQL and Hazelcast. A service's
+ * What every service promises once started: healthy, and ready only with its PostgreSQL and Hazelcast, and a request
+ * that costs no more bookkeeping than the metrics the sweeps read. A service's
  * test extends it: {@code @SagaflowIntegrationTest class OrderServiceApplicationIT extends ServiceHealthContract {}}.
  */
 public abstract class ServiceHealthContract {
 
     @Value("${local.server.port}")
     private int port;
+
+    @Autowired
+    private ConfigurableApplicationContext context;
 
     @Test
     void startsOnTheFrameworkAndReportsHealthy() throws Exception {
@@ -31,6 +41,26 @@ public abstract class ServiceHealthContract {
         HttpResponse<String> readiness = get("/actuator/health/readiness");
         assertThat(readiness.statusCode()).isEqualTo(200);
         assertThat(readiness.body()).contains("\"db\"").contains("\"hazelcast\"");
+    }
+
+    /**
+     * Each request is timed ({@code http.server.requests}, which the sweeps read), but it starts no long-task timer,
+     * looked up by its tags on every request, and publishes no application event nobody listens to (the
+     * framework's defaults): requests in flight are {@code sagaflow.http.in-flight}.
+     */
+    @Test
+    void timesEachRequestWithoutALongTaskTimerOrAnEvent() throws Exception {
+        List<RequestHandledEvent> events = new CopyOnWriteArrayList<>();
+        context.addApplicationListener((ApplicationListener<RequestHandledEvent>) events::add);
+
+        get("/actuator/health");
+        String metrics = get("/actuator/prometheus").body();
+
+        assertThat(metrics)
+                .contains("http_server_requests_seconds_count{")
+                .contains("sagaflow_http_in_flight ")
+                .doesNotContain("http_server_requests_active");
+        assertThat(events).isEmpty();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
