@@ -1,9 +1,8 @@
 package io.sagaflow.framework.outbox;
 
 import io.sagaflow.framework.eventstore.Outbox;
+import io.sagaflow.framework.transaction.AfterCommit;
 import java.util.BitSet;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The outbox the event store writes into: the event store inserts a row for every appended event whose type is
@@ -36,15 +35,6 @@ public final class OutboxWriter implements Outbox {
 
     @Override
     public void written(BitSet written) {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    signal.committed(written);
-                }
-            });
-        } else {
-            signal.committed(written);
-        }
+        AfterCommit.run(() -> signal.committed(written));
     }
 }

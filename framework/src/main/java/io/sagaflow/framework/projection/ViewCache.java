@@ -15,6 +15,7 @@ import com.hazelcast.map.listener.MapClearedListener;
 import com.hazelcast.map.listener.MapEvictedListener;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
 import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
+import io.sagaflow.framework.transaction.AfterCommit;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,8 +29,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -234,16 +233,7 @@ public final class ViewCache<V> implements SmartLifecycle {
 
     /** Drops {@code id} from the cache once the current transaction commits (at once outside one). */
     public void invalidateAfterCommit(String id) {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    map.evict(id);
-                }
-            });
-        } else {
-            map.evict(id);
-        }
+        AfterCommit.run(() -> map.evict(id));
     }
 
     /** Empties the cache, e.g. after a rebuild. */

@@ -18,17 +18,19 @@ import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
 import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
+import io.sagaflow.framework.transaction.AfterCommit;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The order service's copies of customers (status) and products (price): kept in PostgreSQL, read through a cache on
@@ -108,8 +110,21 @@ public class CatalogCopies {
      */
     public static ServiceClusterCustomizer caching(JdbcTemplate jdbc, int maxEntriesPerMember) {
         return (Config config) -> {
-            cache(config, PRODUCTS, maxEntriesPerMember, new ProductLoader(jdbc));
-            cache(config, CUSTOMERS, maxEntriesPerMember, new CustomerLoader(jdbc));
+            cache(
+                    config,
+                    PRODUCTS,
+                    maxEntriesPerMember,
+                    new CopyLoader<>(
+                            jdbc,
+                            PRODUCTS_BY_ID,
+                            (rs, n) -> new ProductCopy(
+                                    rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getBigDecimal(4)),
+                            key -> new ProductCopy(key, null, null, null)));
+            cache(
+                    config,
+                    CUSTOMERS,
+                    maxEntriesPerMember,
+                    new CopyLoader<>(jdbc, CUSTOMERS_BY_ID, (rs, n) -> rs.getString(2), key -> NOT_COPIED));
             config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new ProductCopySerializer());
             // A near cache hears of a change at once, not in the next batch (10 s by default). Only these maps have
             // near caches on a service member, so nothing else sends invalidations.
@@ -150,7 +165,7 @@ public class CatalogCopies {
                 sku,
                 name,
                 price);
-        evictAfterCommit(products, productId);
+        AfterCommit.run(() -> products.evict(productId));
     }
 
     public void customerStatus(UUID customerId, String status) {
@@ -159,7 +174,7 @@ public class CatalogCopies {
                         + " on conflict (customer_id) do update set status = excluded.status",
                 customerId,
                 status);
-        evictAfterCommit(customers, customerId);
+        AfterCommit.run(() -> customers.evict(customerId));
     }
 
     /** What the copies know of {@code customerId} and {@code productIds}. */
@@ -170,68 +185,28 @@ public class CatalogCopies {
         return new Known(Optional.ofNullable(status).filter(s -> !s.equals(NOT_COPIED)), known);
     }
 
-    /** Drops {@code key} from {@code map} once the current transaction commits (at once outside one). */
-    private static void evictAfterCommit(IMap<UUID, ?> map, UUID key) {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    map.evict(key);
-                }
-            });
-        } else {
-            map.evict(key);
-        }
-    }
-
-    /** Loads product copies by id; a product not copied yet loads as a copy without a price. */
-    private record ProductLoader(JdbcTemplate jdbc) implements MapLoader<UUID, ProductCopy> {
+    /**
+     * Loads copies by id with {@code sql} (the id in its first column, {@code copy} reading the row); an id not copied
+     * yet loads as {@code notCopied} of it.
+     */
+    private record CopyLoader<V>(JdbcTemplate jdbc, String sql, RowMapper<V> copy, Function<UUID, V> notCopied)
+            implements MapLoader<UUID, V> {
 
         @Override
-        public ProductCopy load(UUID key) {
-            return loadAll(java.util.List.of(key)).get(key);
+        public V load(UUID key) {
+            return loadAll(List.of(key)).get(key);
         }
 
         @Override
-        public Map<UUID, ProductCopy> loadAll(Collection<UUID> keys) {
-            Map<UUID, ProductCopy> loaded = new HashMap<>();
+        public Map<UUID, V> loadAll(Collection<UUID> keys) {
+            Map<UUID, V> loaded = new HashMap<>();
             jdbc.query(
-                    PRODUCTS_BY_ID,
+                    sql,
                     rs -> {
-                        UUID productId = rs.getObject(1, UUID.class);
-                        loaded.put(
-                                productId,
-                                new ProductCopy(productId, rs.getString(2), rs.getString(3), rs.getBigDecimal(4)));
+                        loaded.put(rs.getObject(1, UUID.class), copy.mapRow(rs, loaded.size()));
                     },
                     (Object) keys.toArray(UUID[]::new));
-            keys.forEach(key -> loaded.putIfAbsent(key, new ProductCopy(key, null, null, null)));
-            return loaded;
-        }
-
-        @Override
-        public Iterable<UUID> loadAllKeys() {
-            return null;
-        }
-    }
-
-    /** Loads customer statuses by id; a customer not copied yet loads as {@link #NOT_COPIED}. */
-    private record CustomerLoader(JdbcTemplate jdbc) implements MapLoader<UUID, String> {
-
-        @Override
-        public String load(UUID key) {
-            return loadAll(java.util.List.of(key)).get(key);
-        }
-
-        @Override
-        public Map<UUID, String> loadAll(Collection<UUID> keys) {
-            Map<UUID, String> loaded = new HashMap<>();
-            jdbc.query(
-                    CUSTOMERS_BY_ID,
-                    rs -> {
-                        loaded.put(rs.getObject(1, UUID.class), rs.getString(2));
-                    },
-                    (Object) keys.toArray(UUID[]::new));
-            keys.forEach(key -> loaded.putIfAbsent(key, NOT_COPIED));
+            keys.forEach(key -> loaded.computeIfAbsent(key, notCopied));
             return loaded;
         }
 

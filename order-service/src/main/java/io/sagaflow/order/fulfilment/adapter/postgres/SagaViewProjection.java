@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.transaction.AfterCommit;
 import io.sagaflow.order.contracts.OrderCancelled;
 import io.sagaflow.order.contracts.OrderConfirmed;
 import io.sagaflow.order.contracts.OrderContracts;
@@ -36,8 +37,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -243,16 +242,7 @@ public class SagaViewProjection implements Projection {
         if (written.isEmpty() || keptLimit == 0) {
             return;
         }
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    keep(written);
-                }
-            });
-        } else {
-            keep(written);
-        }
+        AfterCommit.run(() -> keep(written));
     }
 
     private void keep(Map<UUID, Kept> written) {

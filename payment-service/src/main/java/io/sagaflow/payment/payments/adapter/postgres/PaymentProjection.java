@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.transaction.AfterCommit;
 import io.sagaflow.payment.contracts.PaymentCaptured;
 import io.sagaflow.payment.contracts.PaymentDeclined;
 import io.sagaflow.payment.contracts.PaymentRefunded;
@@ -23,8 +24,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Keeps {@code payment_view} (one row per payment) and {@code customer_credit} (captured and refunded totals per
@@ -149,16 +148,7 @@ class PaymentProjection implements Projection {
     public void reset(JdbcTemplate jdbc) {
         jdbc.update("delete from payment_view");
         jdbc.update("delete from customer_credit");
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    cache.clear();
-                }
-            });
-        } else {
-            cache.clear();
-        }
+        AfterCommit.run(cache::clear);
     }
 
     private static void batch(JdbcTemplate jdbc, String sql, List<Object[]> rows) {
