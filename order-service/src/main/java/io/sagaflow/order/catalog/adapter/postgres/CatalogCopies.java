@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
@@ -57,6 +59,8 @@ import org.springframework.stereotype.Repository;
  */
 @Repository
 public class CatalogCopies {
+
+    private static final Logger log = LoggerFactory.getLogger(CatalogCopies.class);
 
     /** A product as the order service knows it. */
     public record ProductCopy(UUID productId, String sku, String name, BigDecimal price) {}
@@ -98,10 +102,20 @@ public class CatalogCopies {
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                products.evictAll();
-                customers.evictAll();
+                // Off Hazelcast's event thread: emptying waits on every partition, which may be migrating now.
+                Thread.ofVirtual().name("catalog-cache-reset").start(CatalogCopies.this::evictAll);
             }
         });
+    }
+
+    private void evictAll() {
+        try {
+            products.evictAll();
+            customers.evictAll();
+        } catch (RuntimeException e) {
+            // The member is shutting down too; its caches go with it.
+            log.debug("could not empty the catalogue caches", e);
+        }
     }
 
     /**
