@@ -87,11 +87,13 @@ public class CatalogCopies {
     private static final String NOT_COPIED = "";
 
     private final JdbcTemplate jdbc;
+    private final HazelcastInstance member;
     private final IMap<UUID, ProductCopy> products;
     private final IMap<UUID, String> customers;
 
     public CatalogCopies(JdbcTemplate jdbc, @ServiceCluster HazelcastInstance member) {
         this.jdbc = jdbc;
+        this.member = member;
         this.products = member.getMap(PRODUCTS);
         this.customers = member.getMap(CUSTOMERS);
         member.getCluster().addMembershipListener(new MembershipListener() {
@@ -113,8 +115,12 @@ public class CatalogCopies {
             products.evictAll();
             customers.evictAll();
         } catch (RuntimeException e) {
-            // The member is shutting down too; its caches go with it.
-            log.debug("could not empty the catalogue caches", e);
+            if (member.getLifecycleService().isRunning()) {
+                // A copy changed by the member that left may stay cached until its next change: say so.
+                log.warn("could not empty the catalogue caches after a member left", e);
+            } else {
+                log.debug("could not empty the catalogue caches: this member is shutting down", e);
+            }
         }
     }
 
