@@ -18,8 +18,8 @@ import org.springframework.web.context.support.RequestHandledEvent;
 
 /**
  * What every service promises once started: healthy, and ready only with its PostgreSQL and Hazelcast, and a request
- * that costs no more bookkeeping than the metrics the sweeps read. A service's
- * test extends it: {@code @SagaflowIntegrationTest class OrderServiceApplicationIT extends ServiceHealthContract {}}.
+ * that costs no more bookkeeping than the metrics the sweeps read. A service's test extends it:
+ * {@code @SagaflowIntegrationTest class OrderServiceApplicationIT extends ServiceHealthContract {}}.
  */
 public abstract class ServiceHealthContract {
 
