@@ -22,6 +22,7 @@ import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.outbox.OutboxRelay;
 import io.sagaflow.framework.outbox.OutboxSignal;
 import io.sagaflow.framework.outbox.OutboxWriter;
+import io.sagaflow.framework.outbox.RelayDataSource;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.ProjectionRebuilder;
 import io.sagaflow.framework.projection.ProjectionUpdater;
@@ -205,10 +206,17 @@ public class SagaflowEventStoreAutoConfiguration {
         return new ConsumerHousekeeping(subscriber, idempotent, properties);
     }
 
+    /** The relay's own connection, on which the outbox is read through its indexes only (ADR 0063). */
+    @Bean
+    @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
+    RelayDataSource outboxRelayDataSource(DataSource dataSource) {
+        return RelayDataSource.of(dataSource);
+    }
+
     @Bean
     @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
     OutboxRelay outboxRelay(
-            DataSource dataSource,
+            RelayDataSource relayDataSource,
             @ServiceCluster HazelcastInstance member,
             ReliableTopicEventBus bus,
             OutboxSignal signal,
@@ -220,7 +228,7 @@ public class SagaflowEventStoreAutoConfiguration {
         LeaseTable leases =
                 new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, settings.buckets(), settings.leaseTtl(), clock);
         return new OutboxRelay(
-                new JdbcTemplate(dataSource),
+                new JdbcTemplate(relayDataSource.dataSource()),
                 leases,
                 member,
                 bus,

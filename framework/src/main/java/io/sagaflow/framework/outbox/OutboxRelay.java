@@ -58,16 +58,22 @@ public final class OutboxRelay {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
     /**
-     * Deletes published rows by their place in the heap, checked by their id. By place, it is a TID scan whenever the
-     * heap had a page when the connection planned it; by id alone, the generic plan (ADR 0029) of a connection that
-     * first ran it while the outbox was small is a sequential scan, through a heap that holds up to a minute of
-     * deleted rows between vacuums. A connection that plans it on a heap of no pages at all (a new database, or an
-     * outbox that vacuum truncated while the service was idle) scans sequentially too, until the pool retires it
-     * (measured in ADR 0050's profile folder). A row that moved since it was read (VACUUM FULL, CLUSTER) is not found
-     * at its old place, and the id check refuses whatever sits there now: it stays, and is published again, as after a
-     * crash (ADR 0046).
+     * Deletes published rows by their place in the heap, checked by their id: a TID scan, on the relay's connection
+     * that reads the outbox only through its indexes ({@link RelayDataSource}, ADR 0063). A row that moved since it was
+     * read (VACUUM FULL, CLUSTER) is not found at its old place, and the id check refuses whatever sits there now: it
+     * stays, and is published again, as after a crash (ADR 0046).
      */
-    private static final String DELETE_PUBLISHED = "delete from outbox where ctid = any(?::tid[]) and id = any(?)";
+    static final String DELETE_PUBLISHED = "delete from outbox where ctid = any(?::tid[]) and id = any(?)";
+
+    /**
+     * {@link #DELETE_PUBLISHED}, then the oldest pending rows of the relay's buckets but those it deletes: by the
+     * pending rows' index on the relay's connection.
+     */
+    static final String DELETE_PUBLISHED_AND_SELECT_PENDING = "with deleted as (" + DELETE_PUBLISHED + ")"
+            + " select id, event_id::text, stream_id, stream_version, type,"
+            + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload, ctid::text"
+            + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
+            + " order by id limit ?";
 
     private final JdbcTemplate jdbc;
     private final LeaseTable leases;
@@ -265,12 +271,7 @@ public final class OutboxRelay {
 
     private List<Row> query(Connection connection, Integer[] buckets, Published deleting) throws SQLException {
         List<Row> rows = new ArrayList<>(settings.batchSize());
-        try (var ps = connection.prepareStatement("with deleted as (" + DELETE_PUBLISHED + ")"
-                + " select id, event_id::text, stream_id, stream_version, type,"
-                + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload,"
-                + " ctid::text"
-                + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
-                + " order by id limit ?")) {
+        try (var ps = connection.prepareStatement(DELETE_PUBLISHED_AND_SELECT_PENDING)) {
             deleting.bind(ps, 1);
             ps.setArray(3, connection.createArrayOf("integer", buckets));
             ps.setArray(4, connection.createArrayOf("bigint", deleting.ids()));
