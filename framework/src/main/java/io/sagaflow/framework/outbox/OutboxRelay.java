@@ -51,6 +51,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>A commit wakes the relays that hold the buckets it wrote to, this replica's at once and others' through
  * {@link RelayWakeups}; the poll only finds rows whose wake-up went astray, so it can be slow (ADR 0035).
  *
+ * <p>Its statements run on its own connection, on which PostgreSQL reads the outbox through its indexes only, so a
+ * poll does not read the deleted rows that wait for vacuum ({@link RelayDataSource}, ADR 0063).
+ *
  * Rows that an earlier version marked published and kept are pruned once older than the retention. See ADR 0003.
  */
 public final class OutboxRelay {
