@@ -61,16 +61,16 @@ public final class OutboxRelay {
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
     /**
-     * Deletes published rows by their place in the heap, checked by their id: a TID scan, on the relay's connection
-     * that reads the outbox only through its indexes ({@link RelayDataSource}, ADR 0063). A row that moved since it was
-     * read (VACUUM FULL, CLUSTER) is not found at its old place, and the id check refuses whatever sits there now: it
-     * stays, and is published again, as after a crash (ADR 0046).
+     * Deletes published rows by their place in the heap, checked by their id: a TID scan or a look-up by primary key,
+     * on the relay's connection that reads the outbox only through its indexes ({@link RelayDataSource}, ADR 0063). A
+     * row that moved since it was read (VACUUM FULL, CLUSTER) is not found at its old place, and the id check refuses
+     * whatever sits there now: it stays, and is published again, as after a crash (ADR 0046).
      */
     static final String DELETE_PUBLISHED = "delete from outbox where ctid = any(?::tid[]) and id = any(?)";
 
     /**
-     * {@link #DELETE_PUBLISHED}, then the oldest pending rows of the relay's buckets but those it deletes: by the
-     * pending rows' index on the relay's connection.
+     * {@link #DELETE_PUBLISHED}, then the oldest pending rows of the relay's buckets but those it deletes, through an
+     * index on the relay's connection.
      */
     static final String DELETE_PUBLISHED_AND_SELECT_PENDING = "with deleted as (" + DELETE_PUBLISHED + ")"
             + " select id, event_id::text, stream_id, stream_version, type,"
