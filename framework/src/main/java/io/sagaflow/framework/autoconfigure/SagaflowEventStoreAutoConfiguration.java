@@ -209,8 +209,8 @@ public class SagaflowEventStoreAutoConfiguration {
     /** The relay's own connection, on which the outbox is read through its indexes only (ADR 0063). */
     @Bean
     @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
-    RelayDataSource outboxRelayDataSource(DataSource dataSource) {
-        return RelayDataSource.of(dataSource);
+    RelayDataSource outboxRelayDataSource(DataSource dataSource, ObjectProvider<MeterRegistry> meters) {
+        return RelayDataSource.of(dataSource, meters.getIfAvailable());
     }
 
     @Bean

@@ -2,6 +2,8 @@ package io.sagaflow.framework.outbox;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.SQLException;
 import java.util.Properties;
 import javax.sql.DataSource;
@@ -20,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * visit and skips them after. These planner settings hold only on this pool, whose sole user is the relay, so no other
  * statement of the service is planned under them.
  *
- * <p>One connection: the relay is one thread. It is made from the service's own Hikari pool (its URL, credentials,
- * start-up options and metrics) when there is one; any other data source is used as it is, with the plans it gives.
+ * <p>One connection: the relay is one thread. It is made from the service's own Hikari pool (its URL, credentials and
+ * start-up options) when there is one, and reports Hikari's metrics under its own pool name; any other data source is
+ * used as it is, with the plans it gives.
  */
 public final class RelayDataSource implements AutoCloseable {
 
@@ -38,8 +41,11 @@ public final class RelayDataSource implements AutoCloseable {
         this.owned = owned;
     }
 
-    /** A pool of one connection like {@code service}'s, or {@code service} itself when it is not a Hikari pool. */
-    public static RelayDataSource of(DataSource service) {
+    /**
+     * A pool of one connection like {@code service}'s, reporting to {@code meters} (when not null), or {@code service}
+     * itself when it is not a Hikari pool.
+     */
+    public static RelayDataSource of(DataSource service, MeterRegistry meters) {
         HikariDataSource pool = hikari(service);
         if (pool == null || pool.getJdbcUrl() == null) {
             log.warn(
@@ -48,7 +54,12 @@ public final class RelayDataSource implements AutoCloseable {
                     service.getClass().getName());
             return new RelayDataSource(service, null);
         }
-        HikariDataSource relay = new HikariDataSource(configLike(pool));
+        HikariConfig config = configLike(pool);
+        if (meters != null) {
+            // Spring Boot binds the metrics of the service's pool only: it knows nothing of this one.
+            config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
+        }
+        HikariDataSource relay = new HikariDataSource(config);
         return new RelayDataSource(relay, relay);
     }
 
@@ -75,9 +86,6 @@ public final class RelayDataSource implements AutoCloseable {
         config.setValidationTimeout(pool.getValidationTimeout());
         config.setMaxLifetime(pool.getMaxLifetime());
         config.setKeepaliveTime(pool.getKeepaliveTime());
-        if (pool.getMetricsTrackerFactory() != null) {
-            config.setMetricsTrackerFactory(pool.getMetricsTrackerFactory());
-        }
         config.setMaximumPoolSize(1);
         config.setMinimumIdle(1);
         // Connect when the relay first asks, and never fail the service's start over it: the relay retries.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.test.postgres.GenericPlans;
 import io.sagaflow.framework.test.postgres.TestDatabase;
 import io.sagaflow.framework.test.postgres.TestPostgres;
@@ -27,6 +28,7 @@ class RelayDataSourceIT {
             "'{}'::tid[], '{}'::bigint[], '{0,1,2,3}'::int[], '{}'::bigint[], 256";
     private static final String DELETE_ARGUMENTS = "'{}'::tid[], '{}'::bigint[]";
 
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private HikariDataSource service;
     private RelayDataSource relay;
 
@@ -53,7 +55,7 @@ class RelayDataSourceIT {
             statement.execute("alter table outbox set (autovacuum_enabled = false)");
             statement.execute("vacuum outbox");
         }
-        relay = RelayDataSource.of(service);
+        relay = RelayDataSource.of(service, meters);
     }
 
     @AfterEach
@@ -92,7 +94,7 @@ class RelayDataSourceIT {
     }
 
     @Test
-    void theRelaysPoolIsOneConnectionWithTheServicesOptionsAndClosesAlone() throws SQLException {
+    void theRelaysPoolIsOneConnectionWithTheServicesOptionsItsOwnMetricsAndClosesAlone() throws SQLException {
         DataSource dataSource = relay.dataSource();
         assertThat(dataSource).isInstanceOf(HikariDataSource.class).isNotSameAs(service);
         HikariDataSource pool = (HikariDataSource) dataSource;
@@ -108,6 +110,12 @@ class RelayDataSourceIT {
                 Statement statement = connection.createStatement()) {
             assertThat(setting(statement, "enable_seqscan")).isEqualTo("on");
         }
+        // Its own metrics, beside the service pool's.
+        assertThat(meters.get("hikaricp.connections.max")
+                        .tag("pool", "service-outbox-relay")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0);
         relay.close();
         assertThat(pool.isClosed()).isTrue();
         assertThat(service.isClosed()).isFalse();

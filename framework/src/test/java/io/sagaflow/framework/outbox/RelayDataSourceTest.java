@@ -70,7 +70,7 @@ class RelayDataSourceTest {
             }
         };
 
-        try (RelayDataSource relay = RelayDataSource.of(service)) {
+        try (RelayDataSource relay = RelayDataSource.of(service, null)) {
             assertThat(relay.dataSource()).isSameAs(service);
         }
         assertThat(service.closed).isFalse();
@@ -79,7 +79,7 @@ class RelayDataSourceTest {
     @Test
     void aHikariPoolWithoutAUrlIsSharedToo() {
         try (HikariDataSource service = new HikariDataSource();
-                RelayDataSource relay = RelayDataSource.of(service)) {
+                RelayDataSource relay = RelayDataSource.of(service, null)) {
             assertThat(relay.dataSource()).isSameAs(service);
         }
     }
