@@ -1,5 +1,6 @@
 package io.sagaflow.framework.eventstore;
 
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.AppendInterceptor.StoredEvent;
 import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
 import java.sql.ResultSet;
@@ -404,7 +405,7 @@ public final class JdbcEventStore implements EventStore {
         void add(String streamId, long number, EventType type, String payload, Integer bucket, StreamAppend append) {
             streamIds[size] = streamId;
             numbers[size] = number;
-            eventIds[size] = UUID.randomUUID();
+            eventIds[size] = TimeOrderedIds.next();
             types[size] = type.name();
             schemaVersions[size] = type.currentVersion();
             correlationIds[size] = append.metadata().correlationId();
