@@ -11,6 +11,7 @@ import io.sagaflow.account.customer.application.CustomerView;
 import io.sagaflow.account.customer.domain.Customer;
 import io.sagaflow.account.customer.domain.CustomerCommand;
 import io.sagaflow.account.customer.domain.CustomerState;
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.DeciderRepository;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.SnapshotStore;
@@ -81,6 +82,6 @@ public class CustomerConfiguration {
                 customerViews,
                 customerViewCache,
                 transactions,
-                UUID::randomUUID);
+                TimeOrderedIds::next);
     }
 }

@@ -1,5 +1,6 @@
 package io.sagaflow.inventory.product.application;
 
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.product.application.StockLedger.Executed;
@@ -53,7 +54,7 @@ public class ProductCatalog {
     public ProductView create(NewProduct product, EventMetadata metadata) {
         String sku = product.sku().strip();
         CreateProduct create = new CreateProduct(
-                UUID.randomUUID(),
+                TimeOrderedIds.next(),
                 sku,
                 product.name().strip(),
                 product.description(),

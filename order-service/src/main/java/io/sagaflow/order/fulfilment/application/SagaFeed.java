@@ -67,7 +67,7 @@ public class SagaFeed implements EventHandler {
     }
 
     private static boolean isSagaPayment(java.util.UUID orderId, java.util.UUID paymentId) {
-        return PaymentContracts.sagaPaymentIdOf(orderId).equals(paymentId);
+        return PaymentContracts.isSagaPaymentOf(orderId, paymentId);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sagaflow.order.ordering.application;
 
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
@@ -109,7 +110,7 @@ public class OrderPlacement {
                     "CUSTOMER_NOT_ACTIVE", "Customer " + order.customerId() + " is " + status + " and cannot order");
         }
         OrderPricing.Totals totals = pricing.price(lines);
-        UUID orderId = UUID.randomUUID();
+        UUID orderId = TimeOrderedIds.next();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         OrderPlaced placed = new OrderPlaced(
                 orderId,

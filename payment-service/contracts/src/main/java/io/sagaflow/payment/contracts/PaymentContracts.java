@@ -18,8 +18,31 @@ public final class PaymentContracts {
     /**
      * The id of the one payment a saga's {@code PaymentRequested} may create for {@code orderId}. Payments made
      * directly through the API have random ids, so a saga knows its own payment's answers from theirs.
+     *
+     * <p>For a time-ordered order id (version 7, ADR 0064) it is a version-8 id that keeps the order's 48 bits of time
+     * and takes the rest from the name-based id below, so the payment's rows sit in the index pages of their time
+     * like the order's. For any other order id (those placed before ADR 0064) it is the name-based id (version 3) of
+     * {@code "payment:" + orderId}, as it always was.
      */
     public static UUID sagaPaymentIdOf(UUID orderId) {
+        UUID named = namedPaymentIdOf(orderId);
+        if (orderId.version() != 7) {
+            return named;
+        }
+        long time = orderId.getMostSignificantBits() & 0xFFFF_FFFF_FFFF_0000L;
+        return new UUID(time | 0x8000L | named.getMostSignificantBits() & 0x0FFFL, named.getLeastSignificantBits());
+    }
+
+    /**
+     * Whether {@code paymentId} is the saga's payment of {@code orderId}: {@link #sagaPaymentIdOf}, or the name-based
+     * id, which a payment service built before ADR 0064 gives every order during a rolling upgrade.
+     */
+    public static boolean isSagaPaymentOf(UUID orderId, UUID paymentId) {
+        return sagaPaymentIdOf(orderId).equals(paymentId)
+                || namedPaymentIdOf(orderId).equals(paymentId);
+    }
+
+    private static UUID namedPaymentIdOf(UUID orderId) {
         return UUID.nameUUIDFromBytes(("payment:" + orderId).getBytes(StandardCharsets.UTF_8));
     }
 

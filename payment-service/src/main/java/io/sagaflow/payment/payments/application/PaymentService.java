@@ -1,6 +1,7 @@
 package io.sagaflow.payment.payments.application;
 
 import io.sagaflow.framework.domain.DomainEvent;
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.DeciderRepository;
 import io.sagaflow.framework.eventstore.DeciderRepository.Loaded;
 import io.sagaflow.framework.eventstore.EventMetadata;
@@ -75,7 +76,7 @@ public class PaymentService {
 
     /** Authorises a new payment with a fresh id; a declined one is created too. Returns it as committed. */
     public PaymentView create(NewPayment payment, EventMetadata metadata) {
-        UUID paymentId = UUID.randomUUID();
+        UUID paymentId = TimeOrderedIds.next();
         authorise(paymentId, payment, false, metadata);
         return views.find(paymentId).orElseThrow(() -> new IllegalStateException("payment " + paymentId + " lost"));
     }
