@@ -3,7 +3,9 @@ package io.sagaflow.payment.ordersaga;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -20,8 +22,11 @@ import io.sagaflow.payment.TestHttp;
 import io.sagaflow.payment.contracts.PaymentContracts;
 import io.sagaflow.payment.ordersaga.application.OrderSagaParticipant;
 import io.sagaflow.payment.ordersaga.domain.OrderPayment;
+import io.sagaflow.payment.payments.application.NewPayment;
+import io.sagaflow.payment.payments.application.PaymentService;
 import io.sagaflow.payment.payments.domain.Money;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,6 +72,9 @@ class OrderSagaParticipationIT {
 
     @Autowired
     TransactionTemplate transactions;
+
+    @Autowired
+    PaymentService payments;
 
     private OrderServiceOutbox orderService;
     private final Queue<EventMessage> publishedByPayment = new ConcurrentLinkedQueue<>();
@@ -159,6 +167,28 @@ class OrderSagaParticipationIT {
         assertThat(types(paymentStream(order))).containsExactly("PaymentInitiated", "PaymentDeclined");
         EventMessage declined = assertPublishedOnce("PaymentDeclined", paymentStream(order));
         assertThat(declined.payload()).contains("\"code\":\"ORDER_CANCELLED\"");
+        assertThat(outstanding(customer)).isEqualByComparingTo("0.00");
+    }
+
+    @Test
+    void aTimeOrderedOrdersPaymentThatAnOlderReplicaMadeUnderTheNameBasedId_isNotChargedAgainAndIsRefunded() {
+        // ADR 0064: during a rolling upgrade, a replica built before it gives the saga's payment the name-based id.
+        UUID order = TimeOrderedIds.next();
+        UUID customer = UUID.randomUUID();
+        UUID named = UUID.nameUUIDFromBytes(("payment:" + order).getBytes(StandardCharsets.UTF_8));
+        payments.authorise(
+                named, new NewPayment(order, customer, amount("42.00"), null, null), false, EventMetadata.newFlow());
+        EventMessage reserved = orderService.reservation(order, 1, reserved(order, customer, "42.00"));
+        EventMessage refund = orderService.message(order, 3, new RefundRequested(order, "stock lost"));
+
+        orderService.publish(reserved);
+        awaitProcessed(reserved);
+        orderService.publish(refund);
+        awaitProcessed(refund);
+
+        assertThat(types(paymentStream(order))).isEmpty();
+        assertThat(types("payment-" + named)).containsExactly("PaymentInitiated", "PaymentCaptured", "PaymentRefunded");
+        assertThat(types(OrderPayment.refundStreamOf(order))).isEmpty();
         assertThat(outstanding(customer)).isEqualByComparingTo("0.00");
     }
 

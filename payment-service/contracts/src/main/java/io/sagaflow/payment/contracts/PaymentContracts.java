@@ -2,6 +2,7 @@ package io.sagaflow.payment.contracts;
 
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 
 /** Registers the payment service's published events under their stable names. */
@@ -34,12 +35,19 @@ public final class PaymentContracts {
     }
 
     /**
-     * Whether {@code paymentId} is the saga's payment of {@code orderId}: {@link #sagaPaymentIdOf}, or the name-based
-     * id, which a payment service built before ADR 0064 gives every order during a rolling upgrade.
+     * Every id the saga's payment of {@code orderId} may have: {@link #sagaPaymentIdOf} first, then, for a time-ordered
+     * order id, the name-based id, which a payment service built before ADR 0064 gives every order (during a rolling
+     * upgrade, an older replica may have made the payment).
      */
+    public static List<UUID> sagaPaymentIdsOf(UUID orderId) {
+        UUID current = sagaPaymentIdOf(orderId);
+        UUID named = namedPaymentIdOf(orderId);
+        return current.equals(named) ? List.of(current) : List.of(current, named);
+    }
+
+    /** Whether {@code paymentId} is one of {@link #sagaPaymentIdsOf}: the saga's payment of {@code orderId}. */
     public static boolean isSagaPaymentOf(UUID orderId, UUID paymentId) {
-        return sagaPaymentIdOf(orderId).equals(paymentId)
-                || namedPaymentIdOf(orderId).equals(paymentId);
+        return sagaPaymentIdsOf(orderId).contains(paymentId);
     }
 
     private static UUID namedPaymentIdOf(UUID orderId) {

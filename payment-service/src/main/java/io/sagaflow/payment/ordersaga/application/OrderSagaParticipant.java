@@ -108,8 +108,11 @@ public class OrderSagaParticipant implements EventHandler {
         this.events
                 .readStreams(orderIds.stream().map(OrderPayment::refundStreamOf).toList())
                 .forEach((stream, answered) -> refundAnswers.put(orderOf(stream), (long) answered.size()));
-        PaymentService.Batch batch =
-                payments.batch(orderIds.stream().map(OrderPayment::paymentIdOf).toList(), customerIds);
+        PaymentService.Batch batch = payments.batch(
+                orderIds.stream()
+                        .flatMap(orderId -> OrderPayment.paymentIdsOf(orderId).stream())
+                        .toList(),
+                customerIds);
         for (EventEnvelope<Object> event : requests) {
             EventMetadata metadata = EventMetadata.causedBy(event);
             if (event.payload() instanceof RefundRequested requested) {
@@ -146,7 +149,7 @@ public class OrderSagaParticipant implements EventHandler {
 
     private static void charge(
             Charge charge, PaymentService.Batch batch, Map<UUID, Long> refundAnswers, EventMetadata metadata) {
-        UUID paymentId = OrderPayment.paymentIdOf(charge.orderId());
+        UUID paymentId = sagaPaymentOf(charge.orderId(), batch);
         if (!(batch.state(paymentId) instanceof PaymentState.NotCreated)) {
             return;
         }
@@ -163,7 +166,7 @@ public class OrderSagaParticipant implements EventHandler {
             PaymentService.Batch batch,
             Map<UUID, Long> refundAnswers,
             EventMetadata metadata) {
-        PaymentState payment = batch.state(OrderPayment.paymentIdOf(request.orderId()));
+        PaymentState payment = batch.state(sagaPaymentOf(request.orderId(), batch));
         switch (RefundDecision.on(request, payment)) {
             case RefundDecision.Refund refund -> batch.refund(refund.command(), metadata);
             case RefundDecision.NotRequired notRequired -> {
@@ -177,6 +180,18 @@ public class OrderSagaParticipant implements EventHandler {
                 }
             }
         }
+    }
+
+    /**
+     * The id of {@code orderId}'s saga payment in {@code batch}: the first of its possible ids that names a payment,
+     * or the id a new one gets.
+     */
+    private static UUID sagaPaymentOf(UUID orderId, PaymentService.Batch batch) {
+        List<UUID> ids = OrderPayment.paymentIdsOf(orderId);
+        return ids.stream()
+                .filter(id -> !(batch.state(id) instanceof PaymentState.NotCreated))
+                .findFirst()
+                .orElse(ids.getFirst());
     }
 
     private static UUID orderOf(String refundStream) {

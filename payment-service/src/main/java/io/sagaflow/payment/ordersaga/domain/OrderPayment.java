@@ -1,6 +1,7 @@
 package io.sagaflow.payment.ordersaga.domain;
 
 import io.sagaflow.payment.contracts.PaymentContracts;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -14,9 +15,17 @@ public final class OrderPayment {
 
     private OrderPayment() {}
 
-    /** The id of {@code orderId}'s payment, as the contract defines it for the saga. */
+    /** The id of {@code orderId}'s payment, as the contract defines it for the saga: the id a new one gets. */
     public static UUID paymentIdOf(UUID orderId) {
         return PaymentContracts.sagaPaymentIdOf(orderId);
+    }
+
+    /**
+     * Every id {@code orderId}'s payment may have been made with, {@link #paymentIdOf} first: a replica built before
+     * ADR 0064 gives a time-ordered order's payment the name-based id.
+     */
+    public static List<UUID> paymentIdsOf(UUID orderId) {
+        return PaymentContracts.sagaPaymentIdsOf(orderId);
     }
 
     /** The stream that answers {@code orderId}'s refund request with {@code RefundNotRequired}. */
