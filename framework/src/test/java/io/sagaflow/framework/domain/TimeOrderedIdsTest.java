@@ -35,7 +35,11 @@ class TimeOrderedIdsTest {
                 .toList();
 
         for (int i = 1; i < ids.size(); i++) {
-            assertThat(ids.get(i).toString()).isGreaterThan(ids.get(i - 1).toString());
+            UUID earlier = ids.get(i - 1);
+            UUID later = ids.get(i);
+            assertThat(Long.compareUnsigned(later.getMostSignificantBits(), earlier.getMostSignificantBits()))
+                    .isPositive();
+            assertThat(later.toString()).isGreaterThan(earlier.toString());
         }
     }
 

@@ -119,6 +119,28 @@ class JdbcEventStoreIT {
     }
 
     @Test
+    void givesEveryEventATimeOrderedIdThatPostgresqlSortsInTheOrderOfItsMillisecond() throws InterruptedException {
+        String stream = "counter-" + UUID.randomUUID();
+        store.append(stream, ExpectedVersion.noStream(), List.of(new Opened("t", 100)), EventMetadata.newFlow());
+        for (long version = 1; version <= 5; version++) {
+            Thread.sleep(2);
+            store.append(
+                    stream, ExpectedVersion.exactly(version), List.of(new Incremented(1)), EventMetadata.newFlow());
+        }
+
+        List<UUID> inVersionOrder =
+                store.readStream(stream, 1).stream().map(EventEnvelope::eventId).toList();
+        assertThat(inVersionOrder).allSatisfy(id -> assertThat(id.version()).isEqualTo(7));
+        // ADR 0064: the index on event ids takes each new event at its right edge.
+        assertThat(stores.jdbc()
+                        .queryForList(
+                                "select event_id from es_event where stream_id = ? order by event_id",
+                                UUID.class,
+                                stream))
+                .containsExactlyElementsOf(inVersionOrder);
+    }
+
+    @Test
     void appendsToManyStreamsInOneCallEachAsItsOwnAppendWould() {
         String fresh = "counter-" + UUID.randomUUID();
         String existing = "counter-" + UUID.randomUUID();
