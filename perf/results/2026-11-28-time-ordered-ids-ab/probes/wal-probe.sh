@@ -56,10 +56,12 @@ kill "$SAMPLER" 2> /dev/null
         rel_name="$("${PSQL[@]}" -d "$name" -c "select relname from pg_class where relfilenode = $node")"
         echo "$n $name.$rel_name"
       done
-  echo "== WAL by record type (the largest), from pg_waldump --stats"
-  "$BIN/pg_waldump" -p "$PGDATA_DIR/pg_wal" -s "$START_LSN" -e "$END_LSN" --stats=record 2> /dev/null \
-    | awk 'NR <= 2 || /Total/' ; "$BIN/pg_waldump" -p "$PGDATA_DIR/pg_wal" -s "$START_LSN" -e "$END_LSN" --stats=record \
-    2> /dev/null | sort -k8 -n -r | sed -n 2,6p
+  echo "== WAL by record type (the five largest by combined size), from pg_waldump --stats"
+  "$BIN/pg_waldump" -p "$PGDATA_DIR/pg_wal" -s "$START_LSN" -e "$END_LSN" --stats=record 2> /dev/null > "$OUT/wal-stats.txt"
+  awk 'NR <= 2 || /^Total/' "$OUT/wal-stats.txt"
+  # The combined size is the last number before the last parenthesis ("(  0.00)" or "(100.00)").
+  awk '/^[A-Z][A-Za-z0-9]*\// {line = $0; sub(/\([^()]*\)[[:space:]]*$/, "", line); n = split(line, f, " ");
+       print f[n] " " $0}' "$OUT/wal-stats.txt" | sort -rn | head -5 | cut -d' ' -f2-
   echo "== inventory's lock waits: samples every 50 ms of (waiter, blocker) pairs, by the blocker's state and wait"
   awk -F'|' 'NF >= 7 {print $4 " | " $5 " " $6}' "$OUT/lock-samples.txt" | sort | uniq -c | sort -rn | head -8
   echo "== the same, by minute of the run"
