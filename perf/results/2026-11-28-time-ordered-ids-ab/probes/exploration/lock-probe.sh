@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Samples, every 50 ms, which inventory backends wait for a lock and what their blockers are doing.
+# Samples, every 50 ms, which inventory backends wait for a lock and what their blockers are doing, while k6 drives the
+# mix at RATE iter/s for DUR from a cold start of the stack of ROOT (default: this checkout). Counted by analyze.py.
+#
+#   JAVA_HOME=… [ROOT=…] [EXTRA_PG='-c …'] lock-probe.sh OUT [RATE [DUR]]
 set -u
 OUT="${1:?OUT}"; RATE="${2:-150}"; DUR="${3:-360s}"
-cd "${ROOT:-/work/main}"
-export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
+cd "${ROOT:-$(cd "$(dirname "$0")/../../../../.." && pwd)}"
+export PATH="${JAVA_HOME:?set JAVA_HOME}/bin:$PATH"
 PSQL=(psql -h 127.0.0.1 -p 55432 -U postgres -qAt)
 mkdir -p "$OUT"
 SAGAFLOW_PG_OPTS="-c log_lock_waits=on -c deadlock_timeout=100ms -c log_checkpoints=on ${EXTRA_PG:-}" bin/sagaflow start --detach > "$OUT/start.log" 2>&1 || { echo no start; exit 1; }
