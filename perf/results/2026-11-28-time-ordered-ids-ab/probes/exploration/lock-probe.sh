@@ -5,6 +5,7 @@
 #   JAVA_HOME=… [ROOT=…] [EXTRA_PG='-c …'] lock-probe.sh OUT [RATE [DUR]]
 set -u
 OUT="${1:?OUT}"; RATE="${2:-150}"; DUR="${3:-360s}"
+mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
 cd "${ROOT:-$(cd "$(dirname "$0")/../../../../.." && pwd)}"
 export PATH="${JAVA_HOME:?set JAVA_HOME}/bin:$PATH"
 PSQL=(psql -h 127.0.0.1 -p 55432 -U postgres -qAt)
