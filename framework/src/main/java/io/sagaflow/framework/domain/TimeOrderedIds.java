@@ -1,5 +1,6 @@
 package io.sagaflow.framework.domain;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.UUID;
@@ -37,7 +38,11 @@ public final class TimeOrderedIds {
 
     /** A new id stamped with this generator's clock. */
     public UUID nextId() {
-        return of(clock.millis(), RANDOM.nextLong(), RANDOM.nextLong());
+        // One call, as UUID.randomUUID() makes: each call on the shared SecureRandom takes its lock.
+        byte[] random = new byte[16];
+        RANDOM.nextBytes(random);
+        ByteBuffer bits = ByteBuffer.wrap(random);
+        return of(clock.millis(), bits.getLong(), bits.getLong());
     }
 
     /** The id of {@code epochMillis} with the given random bits (of which 12 and 62 are used). */
