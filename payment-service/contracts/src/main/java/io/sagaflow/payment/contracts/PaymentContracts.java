@@ -26,10 +26,14 @@ public final class PaymentContracts {
      * {@code "payment:" + orderId}, as it always was.
      */
     public static UUID sagaPaymentIdOf(UUID orderId) {
-        UUID named = namedPaymentIdOf(orderId);
+        return sagaPaymentIdOf(orderId, namedPaymentIdOf(orderId));
+    }
+
+    private static UUID sagaPaymentIdOf(UUID orderId, UUID named) {
         if (orderId.version() != 7) {
             return named;
         }
+        // The order's 48 bits of time, version 8, then the name-based id's bits but its version and variant.
         long time = orderId.getMostSignificantBits() & 0xFFFF_FFFF_FFFF_0000L;
         return new UUID(time | 0x8000L | named.getMostSignificantBits() & 0x0FFFL, named.getLeastSignificantBits());
     }
@@ -40,8 +44,8 @@ public final class PaymentContracts {
      * upgrade, an older replica may have made the payment).
      */
     public static List<UUID> sagaPaymentIdsOf(UUID orderId) {
-        UUID current = sagaPaymentIdOf(orderId);
         UUID named = namedPaymentIdOf(orderId);
+        UUID current = sagaPaymentIdOf(orderId, named);
         return current.equals(named) ? List.of(current) : List.of(current, named);
     }
 
