@@ -13,16 +13,19 @@ public interface Projection {
     /** Stable name, for logs and the rebuild endpoint. */
     String name();
 
-    /** Updates the view for {@code event}; ignores events it does not show. */
-    void apply(EventEnvelope<Object> event, JdbcTemplate jdbc);
+    /**
+     * Updates the view for {@code event}, through {@code writes}, which sends its statements with the other views'
+     * (ADR 0065); ignores events it does not show.
+     */
+    void apply(EventEnvelope<Object> event, ViewWrites writes);
 
     /**
      * Updates the view for {@code events}, in their order: what one append (of one stream or many) wrote. A view
      * that can update many rows in one statement overrides this; by default each event is applied on its own.
      */
-    default void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+    default void applyAll(List<EventEnvelope<Object>> events, ViewWrites writes) {
         for (EventEnvelope<Object> event : events) {
-            apply(event, jdbc);
+            apply(event, writes);
         }
     }
 

@@ -36,7 +36,9 @@ public final class ProjectionRebuilder {
             GlobalPosition position = GlobalPosition.START;
             List<EventEnvelope<Object>> page;
             while (!(page = events.readAllWhileWritesExcluded(position, PAGE)).isEmpty()) {
-                projection.applyAll(page, jdbc);
+                ViewWrites writes = new ViewWrites(jdbc);
+                projection.applyAll(page, writes);
+                writes.flush();
                 count += page.size();
                 position = page.getLast().globalPosition();
             }

@@ -7,7 +7,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Applies every appended event to every {@link Projection}, inside the append's transaction: each projection gets
- * all the events of an append at once ({@link Projection#applyAll}), so it can update its rows together.
+ * all the events of an append at once ({@link Projection#applyAll}), so it can update its rows together, and the
+ * statements of all the projections reach PostgreSQL in one round trip ({@link ViewWrites}).
  */
 public final class ProjectionUpdater implements AppendInterceptor {
 
@@ -23,8 +24,10 @@ public final class ProjectionUpdater implements AppendInterceptor {
     public void appended(List<StoredEvent> events) {
         List<EventEnvelope<Object>> envelopes =
                 events.stream().map(StoredEvent::envelope).toList();
+        ViewWrites writes = new ViewWrites(jdbc);
         for (Projection projection : projections) {
-            projection.applyAll(envelopes, jdbc);
+            projection.applyAll(envelopes, writes);
         }
+        writes.flush();
     }
 }

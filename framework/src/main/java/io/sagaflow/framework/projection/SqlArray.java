@@ -25,12 +25,24 @@ public record SqlArray(String type, Object[] values) {
     }
 
     /**
-     * Runs {@code sql} with one array per parameter, in order, and returns the rows it changed. The arrays must be of
+     * Runs {@code sql} at once with one array per parameter, in order, and returns the rows it changed. The arrays must be of
      * one length: {@code unnest} would pad the shorter ones with nulls and write rows nobody meant.
      *
      * @throws IllegalArgumentException if the arrays differ in length
      */
     public static int update(JdbcTemplate jdbc, String sql, SqlArray... arrays) {
+        requireOneLength(arrays);
+        return jdbc.update(connection -> {
+            var statement = connection.prepareStatement(sql);
+            for (int i = 0; i < arrays.length; i++) {
+                statement.setArray(i + 1, connection.createArrayOf(arrays[i].type, arrays[i].values));
+            }
+            return statement;
+        });
+    }
+
+    /** @throws IllegalArgumentException if {@code arrays}, the arrays of one statement, differ in length */
+    static void requireOneLength(SqlArray... arrays) {
         for (SqlArray array : arrays) {
             if (array.values.length != arrays[0].values.length) {
                 throw new IllegalArgumentException("arrays of one statement differ in length: "
@@ -39,12 +51,5 @@ public record SqlArray(String type, Object[] values) {
                                 .toList());
             }
         }
-        return jdbc.update(connection -> {
-            var statement = connection.prepareStatement(sql);
-            for (int i = 0; i < arrays.length; i++) {
-                statement.setArray(i + 1, connection.createArrayOf(arrays[i].type, arrays[i].values));
-            }
-            return statement;
-        });
     }
 }

@@ -30,12 +30,12 @@ class ProjectionRebuilderIT {
         }
 
         @Override
-        public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
+        public void apply(EventEnvelope<Object> event, ViewWrites writes) {
             switch (event.payload()) {
                 case Opened opened ->
-                    jdbc.update("insert into counter_total (stream_id, total) values (?, 0)", event.streamId());
+                    writes.update("insert into counter_total (stream_id, total) values (?, 0)", event.streamId());
                 case Incremented incremented ->
-                    jdbc.update(
+                    writes.update(
                             "update counter_total set total = total + ? where stream_id = ?",
                             incremented.by(),
                             event.streamId());

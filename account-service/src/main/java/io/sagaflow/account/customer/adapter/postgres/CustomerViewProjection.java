@@ -7,6 +7,7 @@ import io.sagaflow.account.customer.application.CustomerView;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import java.sql.Timestamp;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -29,14 +30,14 @@ public final class CustomerViewProjection implements Projection {
     }
 
     @Override
-    public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
+    public void apply(EventEnvelope<Object> event, ViewWrites writes) {
         if (!(event.payload() instanceof AccountEvent accountEvent)) {
             return;
         }
         Timestamp at = Timestamp.from(event.occurredAt());
         switch (accountEvent) {
             case CustomerRegistered registered -> {
-                jdbc.update(
+                writes.update(
                         "insert into customer_view (customer_id, email, name, address, phone, status, created_at,"
                                 + " updated_at) values (?, ?, ?, ?, ?, 'ACTIVE', ?, ?)",
                         registered.customerId(),
@@ -49,7 +50,7 @@ public final class CustomerViewProjection implements Projection {
                 cache.invalidateAfterCommit(registered.customerId().toString());
             }
             case CustomerStatusChanged changed -> {
-                jdbc.update(
+                writes.update(
                         "update customer_view set status = ?, updated_at = ? where customer_id = ?",
                         changed.status(),
                         at,

@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import io.sagaflow.inventory.contracts.ProductCreated;
 import io.sagaflow.inventory.product.application.ProductView;
 import io.sagaflow.inventory.product.domain.ProductStatus;
@@ -51,6 +52,13 @@ public class ProductViewProjection implements Projection {
             + " quantity = case when quantity > ? then quantity - ? else quantity end,"
             + " updated_at = ? where product_id = ? and order_id = ? and active";
 
+    /** {@link #RELEASE} of many rows at once; as in {@link #RESERVE_ALL}, their pairs must differ. */
+    private static final String RELEASE_ALL = "update stock_reservation s set active = s.quantity > r.quantity,"
+            + " quantity = case when s.quantity > r.quantity then s.quantity - r.quantity else s.quantity end,"
+            + " updated_at = r.at::timestamptz from unnest(?::uuid[], ?::uuid[], ?::int[], ?::text[])"
+            + " as r (product_id, order_id, quantity, at)"
+            + " where s.product_id = r.product_id and s.order_id = r.order_id and s.active";
+
     private final ViewCache<ProductView> cache;
 
     public ProductViewProjection(ViewCache<ProductView> cache) {
@@ -63,23 +71,23 @@ public class ProductViewProjection implements Projection {
     }
 
     @Override
-    public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        applyAll(List.of(event), jdbc);
+    public void apply(EventEnvelope<Object> event, ViewWrites writes) {
+        applyAll(List.of(event), writes);
     }
 
     /**
      * Inserts created products, then moves each changed product's row once (its quantities by the sum of its
-     * changes, to the last version) in one statement, then changes the reservation rows in the events' order, sent
-     * together.
+     * changes, to the last version) in one statement, then changes the reservation rows in the events' order; all
+     * of it queued, to reach PostgreSQL in one round trip.
      */
     @Override
-    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+    public void applyAll(List<EventEnvelope<Object>> events, ViewWrites writes) {
         Map<UUID, ProductChange> products = new LinkedHashMap<>();
         List<ReservationChange> reservations = new ArrayList<>();
         for (EventEnvelope<Object> event : events) {
             Timestamp at = Timestamp.from(event.occurredAt());
             switch (event.payload()) {
-                case ProductCreated created -> insert(jdbc, created, event.version(), at);
+                case ProductCreated created -> insert(writes, created, event.version(), at);
                 case ProductStockReserved reserved -> {
                     products.computeIfAbsent(reserved.productId(), ProductChange::new)
                             .add(0, reserved.quantity(), event);
@@ -104,13 +112,13 @@ public class ProductViewProjection implements Projection {
             }
         }
         if (!products.isEmpty()) {
-            updateProducts(jdbc, products.values());
+            updateProducts(writes, products.values());
         }
-        changeReservations(jdbc, reservations);
+        changeReservations(writes, reservations);
     }
 
-    private void insert(JdbcTemplate jdbc, ProductCreated created, long version, Timestamp at) {
-        jdbc.update(
+    private void insert(ViewWrites writes, ProductCreated created, long version, Timestamp at) {
+        writes.update(
                 "insert into product_view (product_id, sku, name, description, price, category, status,"
                         + " quantity_on_hand, quantity_reserved, version, created_at, updated_at)"
                         + " values (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
@@ -128,11 +136,12 @@ public class ProductViewProjection implements Projection {
         cache.invalidateAfterCommit(created.productId().toString());
     }
 
-    private void updateProducts(JdbcTemplate jdbc, Collection<ProductChange> changes) {
+    private void updateProducts(ViewWrites writes, Collection<ProductChange> changes) {
         if (changes.size() == 1) {
             // One product (an API call, a batch on one product): the scalar statement, cheaper than the array form.
             ProductChange change = changes.iterator().next();
-            int changed = jdbc.update(
+            writes.update(
+                    changed -> requireOne(changed, "product " + change.productId),
                     "update product_view set quantity_on_hand = quantity_on_hand + ?,"
                             + " quantity_reserved = quantity_reserved + ?, version = ?, updated_at = ?"
                             + " where product_id = ?",
@@ -141,7 +150,6 @@ public class ProductViewProjection implements Projection {
                     change.version,
                     Timestamp.from(change.at),
                     change.productId);
-            requireOne(changed, "product " + change.productId);
             cache.invalidateAfterCommit(change.productId.toString());
             return;
         }
@@ -161,8 +169,13 @@ public class ProductViewProjection implements Projection {
             i++;
         }
         // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
-        int changed = SqlArray.update(
-                jdbc,
+        writes.update(
+                changed -> {
+                    if (changed != size) {
+                        throw new IllegalStateException("product view out of step with the event store: no row for"
+                                + " one of " + Arrays.toString(ids));
+                    }
+                },
                 "update product_view p set quantity_on_hand = p.quantity_on_hand + u.on_hand,"
                         + " quantity_reserved = p.quantity_reserved + u.reserved, version = u.version,"
                         + " updated_at = u.at::timestamptz"
@@ -173,79 +186,99 @@ public class ProductViewProjection implements Projection {
                 new SqlArray("int4", reserved),
                 new SqlArray("int8", versions),
                 new SqlArray("text", times));
-        if (changed != size) {
-            throw new IllegalStateException(
-                    "product view out of step with the event store: no row for one of " + Arrays.toString(ids));
-        }
         changes.forEach(change -> cache.invalidateAfterCommit(change.productId.toString()));
     }
 
     /**
-     * Runs the reservation changes in order, each run of one kind of statement as one statement on arrays
-     * ({@link #reserveAll}) or else as one JDBC batch.
+     * Queues the reservation changes in order, each run of one kind as one statement on arrays ({@link #RESERVE_ALL},
+     * {@link #RELEASE_ALL}) where it can be, else a statement each.
      */
-    private static void changeReservations(JdbcTemplate jdbc, List<ReservationChange> changes) {
+    private static void changeReservations(ViewWrites writes, List<ReservationChange> changes) {
         int from = 0;
         while (from < changes.size()) {
-            String sql = changes.get(from).sql();
+            boolean reserve = changes.get(from) instanceof Reserve;
             int to = from;
-            while (to < changes.size() && changes.get(to).sql().equals(sql)) {
+            while (to < changes.size() && (changes.get(to) instanceof Reserve) == reserve) {
                 to++;
             }
             List<ReservationChange> run = changes.subList(from, to);
-            if (sql.equals(RESERVE) && run.size() > 1 && reserveAll(jdbc, run)) {
-                from = to;
-                continue;
-            }
-            int[] counts = jdbc.batchUpdate(
-                    sql, run.stream().map(ReservationChange::args).toList());
-            for (int i = 0; i < counts.length; i++) {
-                if (run.get(i) instanceof Release release) {
-                    requireOne(counts[i], "reservation of order " + release.orderId() + " on " + release.productId());
-                }
+            if (run.size() == 1 || !distinctPairs(run)) {
+                run.forEach(change -> change.queue(writes));
+            } else if (reserve) {
+                reserveAll(writes, run);
+            } else {
+                releaseAll(writes, run);
             }
             from = to;
         }
     }
 
-    /**
-     * Inserts a run of reservations in one statement (a saga batch's: one per line of each order), unless two of
-     * them are of the same product and order.
-     *
-     * @return whether it did
-     */
-    private static boolean reserveAll(JdbcTemplate jdbc, List<ReservationChange> run) {
+    /** Whether no two changes of {@code run} are of the same product and order: one statement changes a row once. */
+    private static boolean distinctPairs(List<ReservationChange> run) {
+        Set<List<UUID>> pairs = new HashSet<>();
+        for (ReservationChange change : run) {
+            if (!pairs.add(List.of(change.productId(), change.orderId()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Inserts a run of reservations (a saga batch's: one per line of each order) in one statement. */
+    private static void reserveAll(ViewWrites writes, List<ReservationChange> run) {
         int size = run.size();
         UUID[] products = new UUID[size];
         UUID[] orders = new UUID[size];
         Integer[] quantities = new Integer[size];
         String[] sources = new String[size];
         String[] times = new String[size];
-        Set<List<UUID>> pairs = new HashSet<>();
         for (int i = 0; i < size; i++) {
             Reserve reserve = (Reserve) run.get(i);
             products[i] = reserve.productId();
             orders[i] = reserve.orderId();
-            if (!pairs.add(List.of(products[i], orders[i]))) {
-                return false;
-            }
             quantities[i] = reserve.quantity();
             sources[i] = reserve.source();
             // Instants go as ISO-8601 text with their offset, as in updateProducts.
             times[i] = reserve.at().toInstant().toString();
         }
-        int changed = SqlArray.update(
-                jdbc,
+        writes.update(
+                changed -> requireAll(changed, size, "stock reservations"),
                 RESERVE_ALL,
                 new SqlArray("uuid", products),
                 new SqlArray("uuid", orders),
                 new SqlArray("int4", quantities),
                 new SqlArray("text", sources),
                 new SqlArray("text", times));
-        if (changed != size) {
-            throw new IllegalStateException("stock reservations out of step: " + changed + " rows for " + size);
+    }
+
+    /** Gives back a run of reservations (a saga batch's releases) in one statement; every row must be there. */
+    private static void releaseAll(ViewWrites writes, List<ReservationChange> run) {
+        int size = run.size();
+        UUID[] products = new UUID[size];
+        UUID[] orders = new UUID[size];
+        Integer[] quantities = new Integer[size];
+        String[] times = new String[size];
+        for (int i = 0; i < size; i++) {
+            Release release = (Release) run.get(i);
+            products[i] = release.productId();
+            orders[i] = release.orderId();
+            quantities[i] = release.quantity();
+            times[i] = release.at().toInstant().toString();
         }
-        return true;
+        writes.update(
+                changed -> requireAll(changed, size, "stock reservations released"),
+                RELEASE_ALL,
+                new SqlArray("uuid", products),
+                new SqlArray("uuid", orders),
+                new SqlArray("int4", quantities),
+                new SqlArray("text", times));
+    }
+
+    private static void requireAll(int changed, int size, String what) {
+        if (changed != size) {
+            throw new IllegalStateException(
+                    what + " out of step with the event store: " + changed + " rows for " + size);
+        }
     }
 
     private static void requireOne(int changed, String what) {
@@ -276,37 +309,38 @@ public class ProductViewProjection implements Projection {
         }
     }
 
-    /** A change of one {@code stock_reservation} row: its statement and that statement's arguments. */
+    /** A change of one {@code stock_reservation} row. */
     private sealed interface ReservationChange permits Reserve, Release {
-        String sql();
+        UUID productId();
 
-        Object[] args();
+        UUID orderId();
+
+        /** Queues the change as a statement of its own. */
+        void queue(ViewWrites writes);
     }
 
     /** An order's reservation of a product: inserted, or added to the row the order already has. */
     private record Reserve(UUID productId, UUID orderId, int quantity, String source, Timestamp at)
             implements ReservationChange {
         @Override
-        public String sql() {
-            return RESERVE;
-        }
-
-        @Override
-        public Object[] args() {
-            return new Object[] {productId, orderId, quantity, source, at, at};
+        public void queue(ViewWrites writes) {
+            writes.update(RESERVE, productId, orderId, quantity, source, at, at);
         }
     }
 
     /** Part or all of an order's reservation given back; its row must exist. */
     private record Release(UUID productId, UUID orderId, int quantity, Timestamp at) implements ReservationChange {
         @Override
-        public String sql() {
-            return RELEASE;
-        }
-
-        @Override
-        public Object[] args() {
-            return new Object[] {quantity, quantity, quantity, at, productId, orderId};
+        public void queue(ViewWrites writes) {
+            writes.update(
+                    changed -> requireOne(changed, "reservation of order " + orderId + " on " + productId),
+                    RELEASE,
+                    quantity,
+                    quantity,
+                    quantity,
+                    at,
+                    productId,
+                    orderId);
         }
     }
 

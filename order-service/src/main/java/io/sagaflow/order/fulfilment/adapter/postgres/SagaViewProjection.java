@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import io.sagaflow.framework.transaction.AfterCommit;
 import io.sagaflow.order.contracts.OrderCancelled;
 import io.sagaflow.order.contracts.OrderConfirmed;
@@ -84,8 +85,8 @@ public class SagaViewProjection implements Projection {
     }
 
     @Override
-    public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        applyAll(List.of(event), jdbc);
+    public void apply(EventEnvelope<Object> event, ViewWrites writes) {
+        applyAll(List.of(event), writes);
     }
 
     /**
@@ -94,7 +95,7 @@ public class SagaViewProjection implements Projection {
      * statement.
      */
     @Override
-    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+    public void applyAll(List<EventEnvelope<Object>> events, ViewWrites writes) {
         Map<UUID, List<EventEnvelope<Object>>> changes = new LinkedHashMap<>();
         List<EventEnvelope<Object>> placed = new ArrayList<>();
         for (EventEnvelope<Object> event : events) {
@@ -110,10 +111,10 @@ public class SagaViewProjection implements Projection {
         }
         Map<UUID, Kept> written = new HashMap<>();
         if (!placed.isEmpty()) {
-            insert(jdbc, placed, written);
+            insert(writes, placed, written);
         }
         if (!changes.isEmpty()) {
-            change(jdbc, changes, written);
+            change(writes, changes, written);
         }
         keepAfterCommit(written);
     }
@@ -135,7 +136,7 @@ public class SagaViewProjection implements Projection {
      * placed (ADR 0042, 0053). A new saga is not in the cache (a read before this commits finds no row, and the cache
      * keeps nothing for a miss), so there is nothing to drop from it.
      */
-    private void insert(JdbcTemplate jdbc, List<EventEnvelope<Object>> placed, Map<UUID, Kept> written) {
+    private void insert(ViewWrites writes, List<EventEnvelope<Object>> placed, Map<UUID, Kept> written) {
         int size = placed.size();
         UUID[] sagaIds = new UUID[size];
         String[] steps = new String[size];
@@ -161,8 +162,7 @@ public class SagaViewProjection implements Projection {
             row.updatedAt = at;
             written.put(order.orderId(), new Kept(event.version(), row));
         }
-        SqlArray.update(
-                jdbc,
+        writes.update(
                 "insert into saga_view (saga_id, status, current_step, steps, started_at, deadline, updated_at)"
                         + " select s.saga_id, '" + SagaStatus.RESERVING_STOCK.name() + "', 'RESERVE_STOCK',"
                         + " s.steps::jsonb, s.at::timestamptz, s.deadline::timestamptz, s.at::timestamptz"
@@ -173,7 +173,7 @@ public class SagaViewProjection implements Projection {
                 new SqlArray("text", deadlines));
     }
 
-    private void change(JdbcTemplate jdbc, Map<UUID, List<EventEnvelope<Object>>> changes, Map<UUID, Kept> written) {
+    private void change(ViewWrites writes, Map<UUID, List<EventEnvelope<Object>>> changes, Map<UUID, Kept> written) {
         Map<UUID, Row> rows = new HashMap<>();
         List<UUID> unknown = new ArrayList<>();
         changes.forEach((sagaId, sagaEvents) -> {
@@ -185,6 +185,8 @@ public class SagaViewProjection implements Projection {
             }
         });
         if (!unknown.isEmpty()) {
+            // A read sends what is queued before it.
+            JdbcTemplate jdbc = writes.jdbc();
             rows.putAll(unknown.size() == 1 ? readOne(jdbc, unknown.getFirst()) : read(jdbc, unknown));
         }
         List<Row> changed = new ArrayList<>();
@@ -212,9 +214,9 @@ public class SagaViewProjection implements Projection {
             return;
         }
         if (changed.size() == 1) {
-            writeOne(jdbc, changed.getFirst());
+            writeOne(writes, changed.getFirst());
         } else {
-            write(jdbc, changed);
+            write(writes, changed);
         }
         changed.forEach(row -> cache.invalidateAfterCommit(row.sagaId.toString()));
     }
@@ -307,8 +309,8 @@ public class SagaViewProjection implements Projection {
         return rows;
     }
 
-    private void writeOne(JdbcTemplate jdbc, Row row) {
-        jdbc.update(
+    private void writeOne(ViewWrites writes, Row row) {
+        writes.update(
                 "update saga_view set status = ?, current_step = ?, steps = ?::jsonb, deadline = ?,"
                         + " failure_reason = ?, completed_at = coalesce(?, completed_at), updated_at = ?"
                         + " where saga_id = ?",
@@ -323,7 +325,7 @@ public class SagaViewProjection implements Projection {
     }
 
     /** Many sagas' rows in one statement, their columns passed as arrays. */
-    private void write(JdbcTemplate jdbc, List<Row> changed) {
+    private void write(ViewWrites writes, List<Row> changed) {
         int size = changed.size();
         UUID[] sagaIds = new UUID[size];
         String[][] columns = new String[7][size];
@@ -338,22 +340,22 @@ public class SagaViewProjection implements Projection {
             columns[5][i] = row.completedAt == null ? null : row.completedAt.toString();
             columns[6][i] = row.updatedAt.toString();
         }
+        SqlArray[] arrays = new SqlArray[columns.length + 1];
+        arrays[0] = new SqlArray("uuid", sagaIds);
+        for (int c = 0; c < columns.length; c++) {
+            arrays[c + 1] = new SqlArray("text", columns[c]);
+        }
         // Instants go as ISO-8601 text with their offset: no session time zone can shift them.
-        jdbc.update(connection -> {
-            var statement = connection.prepareStatement("update saga_view v set status = u.status,"
-                    + " current_step = u.current_step, steps = u.steps::jsonb, deadline = u.deadline::timestamptz,"
-                    + " failure_reason = u.failure_reason,"
-                    + " completed_at = coalesce(u.completed_at::timestamptz, v.completed_at),"
-                    + " updated_at = u.updated_at::timestamptz"
-                    + " from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-                    + " ?::text[]) as u (saga_id, status, current_step, steps, deadline, failure_reason, completed_at,"
-                    + " updated_at) where v.saga_id = u.saga_id");
-            statement.setArray(1, connection.createArrayOf("uuid", sagaIds));
-            for (int c = 0; c < columns.length; c++) {
-                statement.setArray(c + 2, connection.createArrayOf("text", columns[c]));
-            }
-            return statement;
-        });
+        writes.update(
+                "update saga_view v set status = u.status,"
+                        + " current_step = u.current_step, steps = u.steps::jsonb, deadline = u.deadline::timestamptz,"
+                        + " failure_reason = u.failure_reason,"
+                        + " completed_at = coalesce(u.completed_at::timestamptz, v.completed_at),"
+                        + " updated_at = u.updated_at::timestamptz"
+                        + " from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+                        + " ?::text[]) as u (saga_id, status, current_step, steps, deadline, failure_reason,"
+                        + " completed_at, updated_at) where v.saga_id = u.saga_id",
+                (Object[]) arrays);
     }
 
     @Override

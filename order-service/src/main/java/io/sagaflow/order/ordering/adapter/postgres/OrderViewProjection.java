@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import io.sagaflow.order.contracts.OrderCancelled;
 import io.sagaflow.order.contracts.OrderConfirmed;
 import io.sagaflow.order.contracts.OrderPlaced;
@@ -38,7 +39,7 @@ public class OrderViewProjection implements Projection {
      * decider refuses a second end), so no row is changed twice here and the kinds' order is the events'.
      */
     @Override
-    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+    public void applyAll(List<EventEnvelope<Object>> events, ViewWrites writes) {
         List<EventEnvelope<Object>> placed = new ArrayList<>();
         List<EventEnvelope<Object>> confirmed = new ArrayList<>();
         List<EventEnvelope<Object>> cancelled = new ArrayList<>();
@@ -53,19 +54,19 @@ public class OrderViewProjection implements Projection {
             }
         }
         if (!placed.isEmpty()) {
-            insert(placed, jdbc);
+            insert(placed, writes);
         }
         if (!confirmed.isEmpty()) {
-            confirm(confirmed, jdbc);
+            confirm(confirmed, writes);
         }
         if (!cancelled.isEmpty()) {
-            cancel(cancelled, jdbc);
+            cancel(cancelled, writes);
         }
     }
 
     @Override
-    public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        applyAll(List.of(event), jdbc);
+    public void apply(EventEnvelope<Object> event, ViewWrites writes) {
+        applyAll(List.of(event), writes);
     }
 
     /**
@@ -73,7 +74,7 @@ public class OrderViewProjection implements Projection {
      * placed (ADR 0042, 0053). A new order is not in the cache (a read before this commits finds no row, and the cache
      * keeps nothing for a miss), so there is nothing to drop from it.
      */
-    private void insert(List<EventEnvelope<Object>> placed, JdbcTemplate jdbc) {
+    private void insert(List<EventEnvelope<Object>> placed, ViewWrites writes) {
         int size = placed.size();
         UUID[] orders = new UUID[size];
         UUID[] customers = new UUID[size];
@@ -98,8 +99,7 @@ public class OrderViewProjection implements Projection {
             addresses[i] = order.shippingAddress();
             times[i] = event.occurredAt().toString();
         }
-        SqlArray.update(
-                jdbc,
+        writes.update(
                 "insert into order_view (order_id, customer_id, status, line_items, subtotal, tax, total,"
                         + " shipping_address, created_at, updated_at)"
                         + " select o.order_id, o.customer_id, 'PENDING', o.line_items::jsonb, o.subtotal, o.tax, o.total,"
@@ -118,7 +118,7 @@ public class OrderViewProjection implements Projection {
     }
 
     /** The confirmations of an append, in one statement on arrays (ADR 0042). */
-    private void confirm(List<EventEnvelope<Object>> confirmed, JdbcTemplate jdbc) {
+    private void confirm(List<EventEnvelope<Object>> confirmed, ViewWrites writes) {
         int size = confirmed.size();
         UUID[] ids = new UUID[size];
         String[] times = new String[size];
@@ -126,8 +126,7 @@ public class OrderViewProjection implements Projection {
             ids[i] = ((OrderConfirmed) confirmed.get(i).payload()).orderId();
             times[i] = confirmed.get(i).occurredAt().toString();
         }
-        SqlArray.update(
-                jdbc,
+        writes.update(
                 "update order_view v set status = 'CONFIRMED', updated_at = u.at::timestamptz"
                         + " from unnest(?::uuid[], ?::text[]) as u (order_id, at) where v.order_id = u.order_id",
                 new SqlArray("uuid", ids),
@@ -138,7 +137,7 @@ public class OrderViewProjection implements Projection {
     }
 
     /** The cancellations of an append, with their reasons, in one statement on arrays (ADR 0042). */
-    private void cancel(List<EventEnvelope<Object>> cancelled, JdbcTemplate jdbc) {
+    private void cancel(List<EventEnvelope<Object>> cancelled, ViewWrites writes) {
         int size = cancelled.size();
         UUID[] ids = new UUID[size];
         String[] codes = new String[size];
@@ -153,8 +152,7 @@ public class OrderViewProjection implements Projection {
             by[i] = cancel.cancelledBy();
             times[i] = cancelled.get(i).occurredAt().toString();
         }
-        SqlArray.update(
-                jdbc,
+        writes.update(
                 "update order_view v set status = 'CANCELLED', cancel_code = u.code, cancel_reason = u.reason,"
                         + " cancelled_by = u.cancelled_by, updated_at = u.at::timestamptz"
                         + " from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[])"

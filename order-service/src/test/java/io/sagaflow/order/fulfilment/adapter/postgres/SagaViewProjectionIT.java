@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import io.sagaflow.framework.test.SagaflowIntegrationTest;
 import io.sagaflow.order.contracts.OrderConfirmed;
 import io.sagaflow.order.contracts.OrderPlaced;
@@ -140,7 +141,9 @@ class SagaViewProjectionIT {
         commit(projection, jdbc, event(saga, 1, placed(saga)));
 
         new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
-            projection.applyAll(List.of(event(saga, 2, new StockReservationConfirmed(saga))), jdbc);
+            ViewWrites writes = new ViewWrites(jdbc);
+            projection.applyAll(List.of(event(saga, 2, new StockReservationConfirmed(saga))), writes);
+            writes.flush();
             status.setRollbackOnly();
         });
         commit(projection, jdbc, event(saga, 2, new StockReservationRejected(saga, "INSUFFICIENT_STOCK", "none")));
@@ -182,8 +185,11 @@ class SagaViewProjectionIT {
 
     @SafeVarargs
     private void commit(SagaViewProjection projection, JdbcTemplate jdbc, EventEnvelope<Object>... events) {
-        new TransactionTemplate(transactionManager)
-                .executeWithoutResult(status -> projection.applyAll(List.of(events), jdbc));
+        new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+            ViewWrites writes = new ViewWrites(jdbc);
+            projection.applyAll(List.of(events), writes);
+            writes.flush();
+        });
     }
 
     private EventEnvelope<Object> event(UUID saga, long version, Object payload) {

@@ -4,6 +4,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.projection.Projection;
 import io.sagaflow.framework.projection.SqlArray;
 import io.sagaflow.framework.projection.ViewCache;
+import io.sagaflow.framework.projection.ViewWrites;
 import io.sagaflow.framework.transaction.AfterCommit;
 import io.sagaflow.payment.contracts.PaymentCaptured;
 import io.sagaflow.payment.contracts.PaymentDeclined;
@@ -71,8 +72,8 @@ class PaymentProjection implements Projection {
     }
 
     @Override
-    public void apply(EventEnvelope<Object> event, JdbcTemplate jdbc) {
-        applyAll(List.of(event), jdbc);
+    public void apply(EventEnvelope<Object> event, ViewWrites writes) {
+        applyAll(List.of(event), writes);
     }
 
     /**
@@ -82,7 +83,7 @@ class PaymentProjection implements Projection {
      * one statement for all the append's customers.
      */
     @Override
-    public void applyAll(List<EventEnvelope<Object>> events, JdbcTemplate jdbc) {
+    public void applyAll(List<EventEnvelope<Object>> events, ViewWrites writes) {
         Map<UUID, NewPayment> created = new LinkedHashMap<>();
         List<Object[]> captured = new ArrayList<>();
         List<Object[]> declined = new ArrayList<>();
@@ -124,23 +125,25 @@ class PaymentProjection implements Projection {
                 }
             }
         }
-        insert(jdbc, created.values());
-        batch(jdbc, CAPTURE, captured);
-        batch(jdbc, DECLINE, declined);
+        insert(writes, created.values());
+        captured.forEach(row -> writes.update(CAPTURE, row));
+        declined.forEach(row -> writes.update(DECLINE, row));
         for (EventEnvelope<Object> event : refunds) {
             PaymentRefunded refunded = (PaymentRefunded) event.payload();
             Timestamp at = Timestamp.from(event.occurredAt());
-            UUID customer = jdbc.queryForObject(
-                    "update payment_view set status = 'REFUNDED', refunded_amount = ?, reason = ?,"
-                            + " updated_at = ? where payment_id = ? returning customer_id",
-                    UUID.class,
-                    refunded.amount(),
-                    refunded.reason(),
-                    at,
-                    refunded.paymentId());
+            // The answer names the customer to credit: sent now, with what is queued before it.
+            UUID customer = writes.jdbc()
+                    .queryForObject(
+                            "update payment_view set status = 'REFUNDED', refunded_amount = ?, reason = ?,"
+                                    + " updated_at = ? where payment_id = ? returning customer_id",
+                            UUID.class,
+                            refunded.amount(),
+                            refunded.reason(),
+                            at,
+                            refunded.paymentId());
             credit(credit, customer, event.occurredAt()).refunded(refunded.amount());
         }
-        addToCredit(jdbc, credit);
+        addToCredit(writes, credit);
         changed.forEach(paymentId -> cache.invalidateAfterCommit(paymentId.toString()));
     }
 
@@ -151,14 +154,8 @@ class PaymentProjection implements Projection {
         AfterCommit.run(cache::clear);
     }
 
-    private static void batch(JdbcTemplate jdbc, String sql, List<Object[]> rows) {
-        if (!rows.isEmpty()) {
-            jdbc.batchUpdate(sql, rows);
-        }
-    }
-
     /** Inserts the append's new payments in one statement, each once (they are the values of a map by payment id). */
-    private static void insert(JdbcTemplate jdbc, Collection<NewPayment> payments) {
+    private static void insert(ViewWrites writes, Collection<NewPayment> payments) {
         if (payments.isEmpty()) {
             return;
         }
@@ -185,10 +182,10 @@ class PaymentProjection implements Projection {
         for (int c = 0; c < columns.length; c++) {
             arrays[c] = new SqlArray(types[c], columns[c]);
         }
-        SqlArray.update(jdbc, INSERT_ALL, arrays);
+        writes.update(INSERT_ALL, (Object[]) arrays);
     }
 
-    private static void addToCredit(JdbcTemplate jdbc, Map<UUID, Credit> credit) {
+    private static void addToCredit(ViewWrites writes, Map<UUID, Credit> credit) {
         if (credit.isEmpty()) {
             return;
         }
@@ -205,8 +202,7 @@ class PaymentProjection implements Projection {
             times[i] = entry.getValue().at.toString();
             i++;
         }
-        SqlArray.update(
-                jdbc,
+        writes.update(
                 ADD_TO_CREDIT_ALL,
                 new SqlArray("uuid", customers),
                 new SqlArray("numeric", captured),
