@@ -25,8 +25,9 @@ public record SqlArray(String type, Object[] values) {
     }
 
     /**
-     * Runs {@code sql} at once with one array per parameter, in order, and returns the rows it changed. The arrays must be of
-     * one length: {@code unnest} would pad the shorter ones with nulls and write rows nobody meant.
+     * Runs {@code sql} at once (a projection queues it on {@link ViewWrites} instead) with one array per parameter, in
+     * order, and returns the rows it changed. The arrays must be of one length: {@code unnest} would pad the shorter
+     * ones with nulls and write rows nobody meant.
      *
      * @throws IllegalArgumentException if the arrays differ in length
      */
