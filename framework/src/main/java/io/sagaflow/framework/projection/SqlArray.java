@@ -32,24 +32,29 @@ public record SqlArray(String type, Object[] values) {
      * @throws IllegalArgumentException if the arrays differ in length
      */
     public static int update(JdbcTemplate jdbc, String sql, SqlArray... arrays) {
-        requireOneLength(arrays);
-        return jdbc.update(connection -> {
-            var statement = connection.prepareStatement(sql);
-            for (int i = 0; i < arrays.length; i++) {
-                statement.setArray(i + 1, connection.createArrayOf(arrays[i].type, arrays[i].values));
-            }
-            return statement;
-        });
+        int[] changed = new int[1];
+        ViewWrites writes = new ViewWrites(jdbc);
+        writes.update(count -> changed[0] = count, sql, (Object[]) arrays);
+        writes.flush();
+        return changed[0];
     }
 
-    /** @throws IllegalArgumentException if {@code arrays}, the arrays of one statement, differ in length */
-    static void requireOneLength(SqlArray... arrays) {
-        for (SqlArray array : arrays) {
-            if (array.values.length != arrays[0].values.length) {
-                throw new IllegalArgumentException("arrays of one statement differ in length: "
-                        + Arrays.stream(arrays)
-                                .map(a -> a.type + "[" + a.values.length + "]")
-                                .toList());
+    /**
+     * @throws IllegalArgumentException if the arrays among {@code args}, the arguments of one statement, differ in
+     *     length
+     */
+    static void requireOneLength(Object... args) {
+        int length = -1;
+        for (Object arg : args) {
+            if (arg instanceof SqlArray array) {
+                if (length >= 0 && array.values.length != length) {
+                    throw new IllegalArgumentException("arrays of one statement differ in length: "
+                            + Arrays.stream(args)
+                                    .filter(SqlArray.class::isInstance)
+                                    .map(a -> ((SqlArray) a).type + "[" + ((SqlArray) a).values.length + "]")
+                                    .toList());
+                }
+                length = array.values.length;
             }
         }
     }

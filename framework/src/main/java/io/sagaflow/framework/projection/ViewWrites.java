@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
@@ -49,10 +48,7 @@ public final class ViewWrites {
      * changed once it has run.
      */
     public void update(IntConsumer rowCount, String sql, Object... args) {
-        SqlArray.requireOneLength(Arrays.stream(args)
-                .filter(SqlArray.class::isInstance)
-                .map(SqlArray.class::cast)
-                .toArray(SqlArray[]::new));
+        SqlArray.requireOneLength(args);
         queued.add(new Write(sql, args.clone(), rowCount));
     }
 
