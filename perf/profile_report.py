@@ -134,14 +134,15 @@ def threads(window: float, out: Path) -> str:
 # --- JFR --------------------------------------------------------------------------------------------------------
 
 
-def samples(recording: Path) -> list[tuple[str, list[str]]]:
-    """(thread name, frames top first) of every CPU sample of a JFR recording."""
+def samples(recording: Path) -> tuple[list[tuple[str, list[str]]], int]:
+    """(thread name, frames top first) of every CPU sample of a JFR recording, and how many of them JFR cut at its
+    stack depth (their outer frames, the controller or loop that called, are missing)."""
     jfr = Path(os.environ.get("JAVA_HOME", "")) / "bin" / "jfr"
     printed = subprocess.run(
         [str(jfr) if jfr.exists() else "jfr", "print", "--json", "--stack-depth", "300", "--events",
          "jdk.ExecutionSample", str(recording)],
         capture_output=True, text=True, check=True).stdout
-    result = []
+    result, cut = [], 0
     for event in json.loads(printed)["recording"]["events"]:
         values = event["values"]
         if not values.get("stackTrace"):
@@ -149,7 +150,8 @@ def samples(recording: Path) -> list[tuple[str, list[str]]]:
         thread = values["sampledThread"]
         result.append((thread.get("javaName") or thread.get("osName") or "?",
                        [frame_name(frame) for frame in values["stackTrace"]["frames"]]))
-    return result
+        cut += bool(values["stackTrace"].get("truncated"))
+    return result, cut
 
 
 def by_thread(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
@@ -196,9 +198,13 @@ def hottest(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
 
 
 def jfr_section(recording: Path) -> list[str]:
-    recorded = samples(recording)
+    recorded, cut = samples(recording)
     total = len(recorded) or 1
-    lines = [f"### {recording.stem} ({len(recorded)} samples)", "", "| thread group | % of samples |", "|---|---|"]
+    lines = [f"### {recording.stem} ({len(recorded)} samples)", ""]
+    if cut:
+        lines += [f"{100 * cut / total:.1f} % of the samples have stacks cut at the recording's depth: the inclusive "
+                  "figures below miss their outer frames.", ""]
+    lines += ["| thread group | % of samples |", "|---|---|"]
     lines += [f"| {name} | {100 * count / total:.1f} |" for name, count in by_thread(recorded).most_common(10)]
     lines += ["", "| Sagaflow method (inclusive) | % of samples |", "|---|---|"]
     lines += [f"| `{name.removeprefix('io.sagaflow.')}` | {100 * count / total:.1f} |"
