@@ -6,6 +6,7 @@ import io.micrometer.observation.ObservationFilter;
 import io.sagaflow.framework.web.ConnectionBuffers;
 import io.sagaflow.framework.web.CorrelationFilter;
 import io.sagaflow.framework.web.InFlightLimitFilter;
+import io.sagaflow.framework.web.JsonOnlyConverters;
 import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
 import org.springframework.beans.factory.ObjectProvider;
@@ -21,8 +22,8 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Problem details, correlation ids, a bound on requests in flight and lean connection buffers for every servlet-based
- * service.
+ * Problem details, correlation ids, a bound on requests in flight, JSON-only message converters and lean connection
+ * buffers for every servlet-based service.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -51,6 +52,12 @@ public class SagaflowWebAutoConfiguration {
     @Bean
     ObservationFilter waitedReadsTag() {
         return LongPoll.tagWaitedReads();
+    }
+
+    /** JSON, text, bytes and resources only: no converter of a format the API does not speak (ADR 0066). */
+    @Bean
+    JsonOnlyConverters jsonOnlyConverters() {
+        return new JsonOnlyConverters();
     }
 
     @Bean

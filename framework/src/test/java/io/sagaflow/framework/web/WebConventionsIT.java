@@ -32,6 +32,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -43,6 +45,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /** Bad input gets a 4xx problem with a stable code; correlation ids go in and come back out. */
 @SpringBootTest(
@@ -71,6 +74,9 @@ class WebConventionsIT {
     @Autowired
     ConnectionBuffers connectionBuffers;
 
+    @Autowired
+    RequestMappingHandlerAdapter handlerAdapter;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -79,6 +85,25 @@ class WebConventionsIT {
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(response.body()).contains("\"code\":\"THING_NOT_FOUND\"").contains("\"status\":404");
+    }
+
+    @Test
+    void theServerKeepsOnlyConvertersForJsonOrAnyType() throws Exception {
+        List<HttpMessageConverter<?>> converters = handlerAdapter.getMessageConverters();
+        assertThat(converters)
+                .as("no XML converter, though jakarta.xml.bind is on the class path")
+                .noneMatch(converter -> converter.canWrite(Object.class, MediaType.APPLICATION_XML))
+                .noneMatch(converter -> converter.canRead(Object.class, MediaType.APPLICATION_FORM_URLENCODED))
+                .anyMatch(converter -> converter.canWrite(Object.class, MediaType.APPLICATION_JSON))
+                .anyMatch(converter -> converter.canWrite(String.class, MediaType.TEXT_PLAIN));
+
+        HttpResponse<String> xml = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/validated?limit=5"))
+                        .header("Accept", "application/xml")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(xml.statusCode()).isEqualTo(406);
+        assertThat(get("/validated?limit=5").statusCode()).isEqualTo(200);
     }
 
     @Test
