@@ -175,6 +175,27 @@ class ClientMetricsTest(unittest.TestCase):
         self.assertEqual(client["http_p95"], 30.0)
         self.assertEqual(client["http_p50"], 10.0)
 
+    def test_unexpected_responses_split_by_status_and_by_operation(self):
+        summary = {"metrics": {
+            "unexpected_responses{phase:measure}": {"count": 12},
+            "unexpected_responses{phase:measure,status:503}": {"count": 10},
+            "unexpected_responses{phase:measure,status:0}": {"count": 1},
+            "unexpected_responses{phase:measure,status:500}": {"count": 0},
+            "unexpected_responses{phase:measure,op:create_order}": {"count": 10},
+            "unexpected_responses{phase:measure,op:poll_order}": {"count": 2},
+            "unexpected_responses{phase:warmup,status:503}": {"count": 7},
+        }}
+        client = sweep.client_metrics(summary, 60.0, False)
+        self.assertEqual(client["unexpected_by_status"], {"503": 10, "0": 1})
+        self.assertEqual(client["unexpected_by_op"], {"create_order": 10, "poll_order": 2})
+        self.assertEqual(
+            sweep.unexpected_breach(client),
+            "12 unexpected responses (status 503 ×10, no response ×1, other ×1; create_order ×10, poll_order ×2)")
+
+    def test_a_summary_without_the_split_names_the_count_only(self):
+        client = sweep.client_metrics({"metrics": {"unexpected_responses{phase:measure}": {"count": 3}}}, 60.0, False)
+        self.assertEqual(sweep.unexpected_breach(client), "3 unexpected responses")
+
     def test_scripts_without_long_polls_count_every_request(self):
         summary = {"metrics": {"http_req_duration{phase:measure}": {"p(95)": 42.0}}}
         self.assertEqual(sweep.client_metrics(summary, 60.0, False)["http_p95"], 42.0)

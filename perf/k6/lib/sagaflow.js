@@ -151,6 +151,8 @@ export function vuBudget(c, rate) {
 // --- Options: scenarios and thresholds (the SLOs) -----------------------------------------------------------
 
 const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+// 0: no response at all (a time-out or a refused or reset connection).
+const UNEXPECTED_STATUSES = ['0', '400', '404', '409', '422', '429', '500', '502', '503', '504'];
 
 /** Metrics of the measured phase reported in the summary; the ones with an SLO fail the run when breached. */
 function thresholds(c, judgeLatency = true) {
@@ -172,6 +174,15 @@ function thresholds(c, judgeLatency = true) {
   for (const m of ['http_reqs', 'iterations', 'saga_confirmed', 'saga_cancelled', 'saga_polled', 'saga_poll_misses',
     'stock_insufficient']) {
     t[`${m}${measure}`] = ['count>=0'];
+  }
+  // Unexpected responses split by status and by operation, so a failed run says what went wrong (the report counts
+  // statuses not listed here as others). Only unexpected responses are matched against these, so they cost nothing
+  // while all is well.
+  for (const status of UNEXPECTED_STATUSES) {
+    t[`unexpected_responses{phase:measure,status:${status}}`] = ['count>=0'];
+  }
+  for (const op of ['create_order', 'reserve_stock', 'create_customer', 'poll_order']) {
+    t[`unexpected_responses{phase:measure,op:${op}}`] = ['count>=0'];
   }
   return t;
 }
