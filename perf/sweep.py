@@ -453,9 +453,11 @@ class Variant:
 class Stack:
     """Starts and stops bin/sagaflow of a variant, or uses the stack that is running."""
 
-    def __init__(self, mode: str, out: Path):
+    def __init__(self, mode: str, out: Path, pgdata_from: Path | None = None):
         self.mode = mode  # auto | use | start
         self.out = out
+        # A stopped PostgreSQL data directory that every start of a stack begins on a copy of (--pgdata-from).
+        self.pgdata_from = pgdata_from
         self.current: Variant | None = None
         self.started_by_us = False
 
@@ -474,7 +476,7 @@ class Stack:
                 raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
             if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
                     and not variant.java_opts and not variant.pg_opts and not variant.heap_max \
-                    and not variant.replicas and not variant.stack_env:
+                    and not variant.replicas and not variant.stack_env and self.pgdata_from is None:
                 log(f"using the running stack in {variant.root}")
                 self.current, self.started_by_us = variant, False
                 return False
@@ -496,6 +498,11 @@ class Stack:
         for item in variant.stack_env:
             name, _, value = item.partition("=")
             env[name] = value
+        if self.pgdata_from is not None:
+            copied = time.monotonic()
+            size = replace_pgdata(self.pgdata_from, variant.root / ".local" / "pgdata")
+            log(f"the database of {variant.name}: a copy of {self.pgdata_from} ({size / 1e9:.1f} GB, "
+                f"{time.monotonic() - copied:.0f} s)")
         cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
         for r in variant.replicas:
             cmd += ["--replicas", r]
@@ -518,6 +525,30 @@ class Stack:
             subprocess.run([str(self.current.root / "bin" / "sagaflow"), "stop"], cwd=self.current.root,
                            stdout=f, stderr=subprocess.STDOUT, timeout=300)
         self.current, self.started_by_us = None, False
+
+
+def pgdata_problem(source: Path) -> str | None:
+    """Why `source` cannot be copied as a stack's database, or None."""
+    if not (source / "PG_VERSION").is_file():
+        return f"{source} is not a PostgreSQL data directory (no PG_VERSION)"
+    if (source / "postmaster.pid").exists():
+        return f"{source} belongs to a running PostgreSQL (postmaster.pid): stop it first, a copy would be torn"
+    return None
+
+
+def replace_pgdata(source: Path, target: Path) -> int:
+    """Replaces the data directory `target` (of a stopped stack) with a copy of `source`; returns the bytes copied.
+    bin/sagaflow gives the copy to the user PostgreSQL runs as when it starts."""
+    problem = pgdata_problem(source)
+    if problem:
+        raise SystemExit(problem)
+    if (target / "postmaster.pid").exists():
+        raise SystemExit(f"{target} belongs to a running PostgreSQL: bin/sagaflow stop first")
+    if target.exists():
+        shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(source, target, symlinks=True)
+    return sum(f.stat().st_size for f in target.rglob("*") if f.is_file() and not f.is_symlink())
 
 
 def checkout_ref(ref: str) -> Path:
@@ -1010,7 +1041,7 @@ class Session:
         self.variants = variants
         self.k6 = k6
         self.runs: list[Run] = []
-        self.stack = Stack(args.stack, out)
+        self.stack = Stack(args.stack, out, Path(args.pgdata_from) if args.pgdata_from else None)
         self.sampler: Sampler | None = None
         # Per variant, one idle window per block that ended on its stack: {"rep": n, "groups": Sampler.window(...)}.
         self.idle: dict[str, list[dict]] = {}
@@ -1506,6 +1537,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--stack", choices=("auto", "use", "start"), default="auto",
                    help="auto: use the running stack or start one; use: must be running; start: must not be")
     p.add_argument("--keep-stack", action="store_true", help="leave a stack the sweep started running")
+    p.add_argument("--pgdata-from", default=None, metavar="DIR",
+                   help="start every stack (each block of an A/B) on a copy of this stopped PostgreSQL data "
+                        "directory instead of the variant's own database, e.g. .local/pgdata-grown kept from a "
+                        "long run: both variants then start from one grown database")
     p.add_argument("--replicas", action="append", default=[], metavar="SERVICE=N",
                    help="replicas when the sweep starts the stack (repeatable)")
     p.add_argument("--spring-args", default="", help="extra Spring arguments when the sweep starts the stack")
@@ -1556,6 +1591,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             p.error(f"--k6-env: {item.split('=', 1)[0]} is set by the sweep (the SLOs by ADR 0014)")
     if args.slo_level is not None and args.slo_level not in args.levels:
         p.error("--slo-level must be one of --levels")
+    if args.pgdata_from:
+        if args.stack == "use":
+            p.error("--pgdata-from starts the stack on a copy: not with --stack use")
+        problem = pgdata_problem(Path(args.pgdata_from))
+        if problem:
+            p.error(f"--pgdata-from: {problem}")
     return args
 
 

@@ -5,6 +5,7 @@ import contextlib
 import io
 import math
 import os
+import shutil
 import tempfile
 import time
 import types
@@ -558,3 +559,41 @@ class PostgresMemoryTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PgdataFromTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp())
+        self.source = self.dir / "grown"
+        (self.source / "base" / "1").mkdir(parents=True)
+        (self.source / "PG_VERSION").write_text("15\n")
+        (self.source / "base" / "1" / "16384").write_bytes(b"x" * 1000)
+        (self.source / "pg_wal_elsewhere").symlink_to(self.dir)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_the_stacks_database_becomes_a_copy_of_the_source(self):
+        target = self.dir / "tree" / ".local" / "pgdata"
+        (target / "base").mkdir(parents=True)
+        (target / "base" / "left-over").write_text("from an earlier run")
+        copied = sweep.replace_pgdata(self.source, target)
+        self.assertEqual((target / "base" / "1" / "16384").read_bytes(), b"x" * 1000)
+        self.assertFalse((target / "base" / "left-over").exists())
+        self.assertTrue((target / "pg_wal_elsewhere").is_symlink(), "symlinks are copied as links")
+        self.assertEqual(copied, 1003)
+        self.assertTrue((self.source / "base" / "1" / "16384").exists(), "the source stays as it was")
+
+    def test_a_running_or_missing_cluster_is_refused(self):
+        (self.source / "postmaster.pid").write_text("4242\n")
+        with self.assertRaises(SystemExit):
+            sweep.replace_pgdata(self.source, self.dir / "pgdata")
+        self.assertIn("running", sweep.pgdata_problem(self.source))
+        self.assertIn("PG_VERSION", sweep.pgdata_problem(self.dir))
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            sweep.parse_args(["--pgdata-from", str(self.dir)])
+
+    def test_not_with_a_stack_the_sweep_does_not_start(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            sweep.parse_args(["--pgdata-from", str(self.source), "--stack", "use"])
+        self.assertEqual(sweep.parse_args(["--pgdata-from", str(self.source)]).pgdata_from, str(self.source))
