@@ -13,7 +13,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * every request, whether it can read the body and whether it can write the answer. Ours carry {@code jakarta.xml.bind}
  * for the OpenAPI library, so every answer was offered to JAXB, which looks for {@code @XmlRootElement} on the
  * answer's class each time; a YAML or form converter would be asked the same. The services answer JSON only (ADR
- * 0010): a client asking for XML gets a 406 problem, as it did when JAXB refused our records.
+ * 0010): a client asking for XML gets a 406, as it did when JAXB refused our records.
  *
  * <p>A converter stays when it can handle JSON or any type: Jackson's (the actuator's included), and the string, byte
  * and resource converters that the Prometheus scrape, the OpenAPI document and Swagger UI answer with.
