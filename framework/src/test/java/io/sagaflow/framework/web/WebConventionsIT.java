@@ -90,10 +90,16 @@ class WebConventionsIT {
     @Test
     void theServerKeepsOnlyConvertersForJsonOrAnyType() throws Exception {
         List<HttpMessageConverter<?>> converters = handlerAdapter.getMessageConverters();
+        // Which types each converter names, not canWrite: JAXB's and the form converter refuse an Object anyway.
+        List<MediaType> named = converters.stream()
+                .flatMap(converter -> converter.getSupportedMediaTypes().stream())
+                .toList();
+        assertThat(named)
+                .as("no XML or form converter, though jakarta.xml.bind is on the class path")
+                .noneMatch(type -> type.equalsTypeAndSubtype(MediaType.APPLICATION_XML)
+                        || type.equalsTypeAndSubtype(MediaType.TEXT_XML)
+                        || type.equalsTypeAndSubtype(MediaType.APPLICATION_FORM_URLENCODED));
         assertThat(converters)
-                .as("no XML converter, though jakarta.xml.bind is on the class path")
-                .noneMatch(converter -> converter.canWrite(Object.class, MediaType.APPLICATION_XML))
-                .noneMatch(converter -> converter.canRead(Object.class, MediaType.APPLICATION_FORM_URLENCODED))
                 .anyMatch(converter -> converter.canWrite(Object.class, MediaType.APPLICATION_JSON))
                 .anyMatch(converter -> converter.canWrite(String.class, MediaType.TEXT_PLAIN));
 
