@@ -26,7 +26,7 @@ public final class JsonOnlyConverters implements WebMvcConfigurer {
     }
 
     /** Whether a service keeps {@code converter}. */
-    public static boolean kept(HttpMessageConverter<?> converter) {
+    private static boolean kept(HttpMessageConverter<?> converter) {
         List<MediaType> types = converter.getSupportedMediaTypes();
         return types.stream()
                 .anyMatch(type -> type.isWildcardType() || MediaType.APPLICATION_JSON.isCompatibleWith(type));
