@@ -2,6 +2,7 @@ package io.sagaflow.framework.hazelcast;
 
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.client.config.ClientReliableTopicConfig;
+import com.hazelcast.client.properties.ClientProperty;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionConfig;
 import com.hazelcast.config.EvictionPolicy;
@@ -12,6 +13,7 @@ import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.ReliableTopicConfig;
 import com.hazelcast.config.RingbufferConfig;
+import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.topic.TopicOverloadPolicy;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.MapLimits;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties.Member;
@@ -37,7 +39,9 @@ public final class HazelcastConfigs {
     /** A member's periodic health report in its log; off unless the service sets it (ADR 0034). */
     static final String HEALTH_MONITORING_LEVEL = "hazelcast.health.monitoring.level";
     /** Threads that complete remote calls; 0 leaves that to the I/O thread that read the response (ADR 0030). */
-    static final String RESPONSE_THREAD_COUNT = "hazelcast.operation.response.thread.count";
+    static final String RESPONSE_THREAD_COUNT = ClusterProperty.RESPONSE_THREAD_COUNT.getName();
+    /** The same for a client: 0 completes its calls on the I/O thread that read the response (ADR 0030, ADR 0068). */
+    static final String CLIENT_RESPONSE_THREAD_COUNT = ClientProperty.RESPONSE_THREAD_COUNT.getName();
 
     private HazelcastConfigs() {}
 
@@ -170,6 +174,11 @@ public final class HazelcastConfigs {
         // every second instead of every 100 ms makes such a call (a member lost mid-call) up to a second later, and
         // takes 27 of the 32 wake-ups a second of an idle client's threads away (ADR 0056).
         config.setProperty(CLIENT_CLEAN_RESOURCES, "1000");
+        // By default a client hands a response to one of two response threads whenever it sees calls overlap, which
+        // under load is always: one more thread to wake for every publish and every topic read. Its I/O thread
+        // completes the call instead, as a member's does (ADR 0030); callbacks still run on the async executor
+        // (ADR 0068).
+        config.setProperty(CLIENT_RESPONSE_THREAD_COUNT, "0");
         shared.getProperties().forEach(config::setProperty);
         config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(-1);
         ClientReliableTopicConfig reliable = new ClientReliableTopicConfig(
