@@ -1,6 +1,5 @@
 package io.sagaflow.framework.autoconfigure;
 
-import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -22,18 +21,10 @@ import org.springframework.core.env.MapPropertySource;
  *       at once is past its capacity on the machines it is sized for (ADR 0041);
  *   <li>a request is timed, but starts no long-task timer ({@code http.server.requests.active}: looked up by its tags
  *       on every request, where {@code sagaflow.http.in-flight} already counts the requests in flight), and publishes
- *       no {@code ServletRequestHandledEvent}, which no one listens to (ADR 0062);
- *   <li>Tomcat keeps an idle keep-alive connection open for {@link #KEEP_ALIVE_TIMEOUT}, not its 60 s, so that the
- *       client, not the server, is the side that closes it: a server that closes a connection at the instant its
- *       client sends the next request on it loses that request (the client reads an end of stream and may not
- *       replay a POST). Common client pools let go sooner (the JDK's HttpClient after 30 s, Go's after 90 s,
- *       load balancers after 60 s); k6 never does (ADR 0069).
+ *       no {@code ServletRequestHandledEvent}, which no one listens to (ADR 0062).
  * </ul>
  */
 public class SagaflowDefaults implements EnvironmentPostProcessor {
-
-    /** How long Tomcat keeps an idle keep-alive connection open, unless a service sets its own (ADR 0069). */
-    public static final Duration KEEP_ALIVE_TIMEOUT = Duration.ofMinutes(5);
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -48,7 +39,6 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                                         "-c plan_cache_mode=force_generic_plan",
                                 "server.tomcat.processor-cache", "64",
                                 "management.metrics.observations.ignored-meters", "long-task-timer",
-                                "spring.mvc.publish-request-handled-events", "false",
-                                "server.tomcat.keep-alive-timeout", KEEP_ALIVE_TIMEOUT.toString())));
+                                "spring.mvc.publish-request-handled-events", "false")));
     }
 }

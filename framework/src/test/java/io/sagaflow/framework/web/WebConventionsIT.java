@@ -3,7 +3,6 @@ package io.sagaflow.framework.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.sagaflow.framework.autoconfigure.SagaflowDefaults;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestPropertiesInitializer;
 import io.sagaflow.framework.test.postgres.PostgresTestConfiguration;
@@ -26,14 +25,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
@@ -81,19 +77,7 @@ class WebConventionsIT {
     @Autowired
     RequestMappingHandlerAdapter handlerAdapter;
 
-    @Autowired
-    ServletWebServerApplicationContext context;
-
     private final HttpClient http = HttpClient.newHttpClient();
-
-    @Test
-    void tomcatKeepsAnIdleConnectionLongerThanClientPoolsDo() {
-        Connector connector =
-                ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector();
-        assertThat(connector.getProperty("keepAliveTimeout"))
-                .as("ADR 0069: the client closes an idle connection, not the server")
-                .isEqualTo(Math.toIntExact(SagaflowDefaults.KEEP_ALIVE_TIMEOUT.toMillis()));
-    }
 
     @Test
     void anUnknownResourceIsA404ProblemWithACode() throws Exception {
