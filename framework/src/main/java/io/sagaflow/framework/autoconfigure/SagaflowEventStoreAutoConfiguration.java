@@ -10,6 +10,7 @@ import io.sagaflow.framework.eventstore.AppendInterceptor;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventTypeRegistry;
+import io.sagaflow.framework.eventstore.IdempotencyKeys;
 import io.sagaflow.framework.eventstore.JdbcEventStore;
 import io.sagaflow.framework.eventstore.Outbox;
 import io.sagaflow.framework.eventstore.SnapshotStore;
@@ -56,7 +57,11 @@ import tools.jackson.databind.json.JsonMapper;
             DataSourceTransactionManagerAutoConfiguration.class,
             SagaflowHazelcastAutoConfiguration.class
         })
-@EnableConfigurationProperties({SagaflowOutboxProperties.class, SagaflowConsumerProperties.class})
+@EnableConfigurationProperties({
+    SagaflowOutboxProperties.class,
+    SagaflowConsumerProperties.class,
+    SagaflowIdempotencyProperties.class
+})
 public class SagaflowEventStoreAutoConfiguration {
 
     /** Where the framework's migrations live on the classpath. */
@@ -201,9 +206,19 @@ public class SagaflowEventStoreAutoConfiguration {
     }
 
     @Bean
-    ConsumerHousekeeping consumerHousekeeping(
-            EventSubscriber subscriber, IdempotentConsumer idempotent, SagaflowConsumerProperties properties) {
-        return new ConsumerHousekeeping(subscriber, idempotent, properties);
+    @ConditionalOnMissingBean
+    IdempotencyKeys idempotencyKeys(DataSource dataSource) {
+        return new IdempotencyKeys(new JdbcTemplate(dataSource));
+    }
+
+    @Bean
+    Housekeeping sagaflowHousekeeping(
+            EventSubscriber subscriber,
+            IdempotentConsumer idempotent,
+            SagaflowConsumerProperties properties,
+            IdempotencyKeys idempotencyKeys,
+            SagaflowIdempotencyProperties idempotency) {
+        return new Housekeeping(subscriber, idempotent, properties, idempotencyKeys, idempotency);
     }
 
     /** The relay's own connection, on which the outbox is read through its indexes only (ADR 0063). */

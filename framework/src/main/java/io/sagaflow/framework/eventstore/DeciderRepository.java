@@ -97,11 +97,25 @@ public final class DeciderRepository<C, S, E> {
      * @throws ConcurrencyConflictException if the stream exists after all
      */
     public EventStore.AppendResult create(String streamId, C command, EventMetadata metadata) {
+        return create(streamId, command, metadata, null);
+    }
+
+    /**
+     * As {@link #create(String, Object, EventMetadata)}, for a request that carries an idempotency key: the store
+     * records the key with the events.
+     *
+     * @param idempotencyKey the request's key, or null for none
+     * @throws IdempotencyKeyUsedException if a request with the key created a stream before
+     */
+    public EventStore.AppendResult create(
+            String streamId, C command, EventMetadata metadata, IdempotencyKey idempotencyKey) {
         List<E> decided = decider.decide(command, decider.initialState());
         if (decided.isEmpty()) {
             return new EventStore.AppendResult(streamId, 0, List.of());
         }
-        EventStore.AppendResult appended = events.append(streamId, ExpectedVersion.noStream(), decided, metadata);
+        EventStore.AppendResult appended = events.appendAll(List.of(new EventStore.StreamAppend(
+                        streamId, ExpectedVersion.noStream(), decided, metadata, idempotencyKey)))
+                .getFirst();
         if (snapshotEvery > 0 && decided.size() >= snapshotEvery) {
             snapshots.save(
                     streamId,

@@ -30,6 +30,7 @@ public interface EventStore {
      * @return one result per append, in their order
      * @throws ConcurrencyConflictException if a stream is not at its expected version. Nothing of the call is kept:
      *     its transaction rolls back, or, when it joined the caller's, that one is marked rollback-only
+     * @throws IdempotencyKeyUsedException if an append's idempotency key was used before, with the same effect
      * @throws IllegalArgumentException if an append is empty, or a stream's appends do not follow on one another
      */
     List<AppendResult> appendAll(List<StreamAppend> appends);
@@ -56,11 +57,25 @@ public interface EventStore {
     /** The stream's current version, 0 if it does not exist. */
     long currentVersion(String streamId);
 
-    /** One stream's part of {@link #appendAll}: what {@link #append} takes. */
-    record StreamAppend(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
+    /**
+     * One stream's part of {@link #appendAll}: what {@link #append} takes, and the {@link IdempotencyKey} of the
+     * request that makes it, if it has one. The store records the key with the events and refuses a second append
+     * with it ({@link IdempotencyKeyUsedException}).
+     */
+    record StreamAppend(
+            String streamId,
+            ExpectedVersion expected,
+            List<?> events,
+            EventMetadata metadata,
+            IdempotencyKey idempotencyKey) {
 
         public StreamAppend {
             events = List.copyOf(events);
+        }
+
+        /** An append without an idempotency key. */
+        public StreamAppend(String streamId, ExpectedVersion expected, List<?> events, EventMetadata metadata) {
+            this(streamId, expected, events, metadata, null);
         }
     }
 

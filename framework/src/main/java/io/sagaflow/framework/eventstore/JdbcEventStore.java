@@ -100,6 +100,7 @@ public final class JdbcEventStore implements EventStore {
     private final List<AppendInterceptor> interceptors;
     private final Outbox outbox;
     private final Clock clock;
+    private final IdempotencyKeys idempotencyKeys;
 
     /**
      * @param outbox where the outbox rows of published events go, or {@code null} for a store that writes none
@@ -117,6 +118,7 @@ public final class JdbcEventStore implements EventStore {
         this.interceptors = List.copyOf(interceptors);
         this.outbox = outbox;
         this.clock = clock;
+        this.idempotencyKeys = new IdempotencyKeys(jdbc);
     }
 
     @Override
@@ -169,6 +171,7 @@ public final class JdbcEventStore implements EventStore {
     }
 
     private List<AppendResult> appendInTransaction(List<StreamAppend> appends, Map<String, StreamWrite> writes) {
+        claimIdempotencyKeys(appends);
         int count = appends.stream().mapToInt(append -> append.events().size()).sum();
         EventRows rows = new EventRows(count);
         Map<String, Long> numbered = new HashMap<>();
@@ -241,6 +244,23 @@ public final class JdbcEventStore implements EventStore {
             interceptor.appended(stored);
         }
         return results;
+    }
+
+    /**
+     * Records the appends' idempotency keys before their events, one statement for all (ADR 0070): a key used
+     * before fails the call before anything else is written, and a key another transaction is writing makes this
+     * one wait for its outcome.
+     */
+    private void claimIdempotencyKeys(List<StreamAppend> appends) {
+        List<IdempotencyKeys.Claim> claims = new ArrayList<>();
+        for (StreamAppend append : appends) {
+            if (append.idempotencyKey() != null) {
+                claims.add(new IdempotencyKeys.Claim(append.idempotencyKey(), append.streamId()));
+            }
+        }
+        if (!claims.isEmpty()) {
+            idempotencyKeys.claim(claims);
+        }
     }
 
     /**
