@@ -1,0 +1,105 @@
+package io.sagaflow.framework.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+class IdempotentRequestsTest {
+
+    record Line(String product, int quantity, BigDecimal price) {}
+
+    record Body(String customer, List<Line> lines) {}
+
+    private static final Body BODY = new Body("c-1", List.of(new Line("p-1", 2, new BigDecimal("10.00"))));
+
+    @AfterEach
+    void clearRequest() {
+        RequestContextHolder.resetRequestAttributes();
+    }
+
+    @Test
+    void aBareKeyAndTheSameKeyAsAStructuredFieldStringAreOneKey() {
+        assertThat(IdempotentRequests.parse("8e03978e-40d5-43e8-bc93-6894a57f9324"))
+                .isEqualTo("8e03978e-40d5-43e8-bc93-6894a57f9324");
+        assertThat(IdempotentRequests.parse("\"8e03978e-40d5-43e8-bc93-6894a57f9324\""))
+                .isEqualTo("8e03978e-40d5-43e8-bc93-6894a57f9324");
+        assertThat(IdempotentRequests.parse(" \"a key with \\\"quotes\\\" and \\\\\" "))
+                .isEqualTo("a key with \"quotes\" and \\");
+        assertThat(IdempotentRequests.parse("x".repeat(255))).hasSize(255);
+    }
+
+    @Test
+    void malformedKeysAre400sWithTheirReason() {
+        for (String header : List.of(
+                "",
+                "\"\"",
+                "x".repeat(256),
+                "two words",
+                "caf\u00e9",
+                "\"unterminated",
+                "\"quoted\" trailing",
+                "\"bad \\n escape\"",
+                "\"tab\there\"")) {
+            assertThatThrownBy(() -> IdempotentRequests.parse(header))
+                    .as(header)
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(HttpStatus.BAD_REQUEST);
+                        assertThat(e.code()).isEqualTo("INVALID_IDEMPOTENCY_KEY");
+                    });
+        }
+    }
+
+    @Test
+    void theKeyOfARequestIsFingerprintedByItsBody() {
+        IdempotencyKey key = keyOf(BODY, "k-1");
+        assertThat(key.scope()).isEqualTo("orders");
+        assertThat(key.value()).isEqualTo("k-1");
+        assertThat(key.fingerprint()).hasSize(64);
+        assertThat(keyOf(new Body("c-1", List.of(new Line("p-1", 2, new BigDecimal("10.00")))), "k-1"))
+                .extracting(IdempotencyKey::fingerprint)
+                .isEqualTo(key.fingerprint());
+        assertThat(keyOf(new Body("c-1", List.of(new Line("p-1", 3, new BigDecimal("10.00")))), "k-1"))
+                .extracting(IdempotencyKey::fingerprint)
+                .isNotEqualTo(key.fingerprint());
+    }
+
+    @Test
+    void noHeaderIsNoKey_andTwoHeadersAreRefused() {
+        assertThat(keyOf(BODY)).isNull();
+        assertThatThrownBy(() -> keyOf(BODY, "k-1", "k-2"))
+                .isInstanceOfSatisfying(
+                        ApiException.class, e -> assertThat(e.code()).isEqualTo("INVALID_IDEMPOTENCY_KEY"));
+    }
+
+    @Test
+    void aKeyUsedForAnotherRequestIsA422_theSameRequestGetsItsStream() {
+        IdempotencyKey mine = new IdempotencyKey("orders", "k-1", "f-1");
+        assertThat(IdempotentRequests.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-1")))
+                .isEqualTo("order-1");
+        assertThatThrownBy(() ->
+                        IdempotentRequests.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-2")))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+                    assertThat(e.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+                });
+    }
+
+    private static IdempotencyKey keyOf(Object body, String... headers) {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/orders");
+        for (String header : headers) {
+            request.addHeader(IdempotentRequests.HEADER, header);
+        }
+        RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request));
+        return IdempotentRequests.key("orders", body);
+    }
+}
