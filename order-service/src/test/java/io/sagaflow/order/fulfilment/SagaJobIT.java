@@ -237,6 +237,54 @@ class SagaJobIT {
     }
 
     @Test
+    void anOrderPlacedAgainWithItsIdempotencyKeyIsPlacedOnce_andEveryAnswerNamesIt() throws Exception {
+        String key = UUID.randomUUID().toString();
+        int requests = 6;
+        CountDownLatch start = new CountDownLatch(1);
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            answers.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    start.await();
+                    return placeOrder(key, 2);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        start.countDown();
+        List<UUID> orders = new ArrayList<>();
+        int replayed = 0;
+        for (CompletableFuture<HttpResponse<String>> answer : answers) {
+            HttpResponse<String> response = answer.get(60, TimeUnit.SECONDS);
+            orders.add(orderIdOf(response));
+            replayed += response.headers().firstValue("Idempotent-Replayed").isPresent() ? 1 : 0;
+        }
+        assertThat(orders).containsOnly(orders.getFirst());
+        assertThat(replayed).isEqualTo(requests - 1);
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from es_event where type = 'OrderPlaced' and stream_id = ?",
+                        Integer.class,
+                        OrderPlacement.streamOf(orders.getFirst())))
+                .isEqualTo(1);
+        assertThat(jdbc.queryForObject(
+                        "select count(*) from idempotency_key where scope = 'orders' and key = ?", Integer.class, key))
+                .isEqualTo(1);
+
+        // Made again once its saga confirmed it: the answer is the order as it is now.
+        answerPaymentCaptured(orders.getFirst());
+        awaitStatus(orders.getFirst(), "CONFIRMED");
+        HttpResponse<String> later = placeOrder(key, 2);
+        assertThat(later.statusCode()).isEqualTo(201);
+        assertThat(json.readTree(later.body()).get("status").asString()).isEqualTo("CONFIRMED");
+
+        HttpResponse<String> reused = placeOrder(key, 3);
+        assertThat(reused.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(reused.body()).get("code").asString()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+        assertThat(placeOrder("two words", 2).statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void sagaBatchesRunOnLanesThatWaitForWork_soTheJobKeepsNoJetThreadThatWakesWhileIdle() throws Exception {
         UUID order = orderIdOf(placeOrder());
         awaitPublished("OrderPlaced", order);
@@ -372,7 +420,8 @@ class SagaJobIT {
         assertThatThrownBy(() -> placement.place(
                         new OrderPlacement.PlaceOrder(
                                 customer, List.of(new OrderPlacement.RequestedLine(product, 1, null)), "1 Main St"),
-                        EventMetadata.newFlow()))
+                        EventMetadata.newFlow(),
+                        null))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
                     assertThat(e.code()).isEqualTo("SAGA_TIMER_UNAVAILABLE");
@@ -781,6 +830,17 @@ class SagaJobIT {
                 "/api/orders",
                 "{\"customerId\":\"" + customer + "\",\"lineItems\":[{\"productId\":\"" + product
                         + "\",\"quantity\":2}],\"shippingAddress\":\"1 Main St\"}");
+    }
+
+    private HttpResponse<String> placeOrder(String idempotencyKey, int quantity) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/orders"))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"" + customer
+                        + "\",\"lineItems\":[{\"productId\":\"" + product + "\",\"quantity\":" + quantity
+                        + "}],\"shippingAddress\":\"1 Main St\"}"))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private UUID orderIdOf(HttpResponse<String> response) {

@@ -13,6 +13,8 @@ import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
 import io.sagaflow.framework.eventstore.DeciderRepository;
 import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.projection.ViewCache;
 import java.util.List;
 import java.util.Locale;
@@ -58,9 +60,11 @@ public final class CustomerService {
     /**
      * Registers a new, active customer.
      *
+     * @param idempotencyKey the key of the client's request, recorded with the registration; null for none
      * @throws EmailAlreadyRegisteredException if another customer has the email (in any letter case)
+     * @throws IdempotencyKeyUsedException if a customer was registered with the key before; this one is not
      */
-    public CustomerView register(NewCustomer customer, EventMetadata metadata) {
+    public CustomerView register(NewCustomer customer, EventMetadata metadata, IdempotencyKey idempotencyKey) {
         UUID customerId = ids.get();
         RegisterCustomer command = new RegisterCustomer(
                 customerId,
@@ -68,14 +72,16 @@ public final class CustomerService {
                 customer.name().strip(),
                 blankToNull(customer.address()),
                 blankToNull(customer.phone()));
+        // The append first: a request made again finds its key used there, before its email is found taken.
         EventEnvelope<Object> registered = transactions.execute(status -> {
+            EventEnvelope<Object> appended = customers
+                    .create(streamOf(customerId), command, metadata, idempotencyKey)
+                    .events()
+                    .getFirst();
             if (!emailClaims.claim(command.email(), customerId)) {
                 throw new EmailAlreadyRegisteredException();
             }
-            return customers
-                    .create(streamOf(customerId), command, metadata)
-                    .events()
-                    .getFirst();
+            return appended;
         });
         return registeredView(registered);
     }
@@ -131,6 +137,11 @@ public final class CustomerService {
 
     private static String streamOf(UUID customerId) {
         return AccountContracts.CUSTOMER_STREAM + customerId;
+    }
+
+    /** The customer whose stream {@code streamId} is. */
+    public static UUID customerOf(String streamId) {
+        return UUID.fromString(streamId.substring(AccountContracts.CUSTOMER_STREAM.length()));
     }
 
     private static String blankToNull(String value) {

@@ -6,6 +6,8 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
 import io.sagaflow.framework.eventstore.GroupCommit;
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.web.ApiException;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies;
 import io.sagaflow.order.catalog.adapter.postgres.CatalogCopies.ProductCopy;
@@ -81,13 +83,21 @@ public class OrderPlacement {
         return OrderContracts.ORDER_STREAM + orderId;
     }
 
+    /** The order whose stream {@code streamId} is. */
+    public static UUID orderOf(String streamId) {
+        return UUID.fromString(streamId.substring(OrderContracts.ORDER_STREAM.length()));
+    }
+
     /**
      * Places the order; returns what was placed.
      *
+     * @param idempotencyKey the key of the client's request, recorded with the order; null for none
      * @throws ApiException 503 if the sagas are too far behind to take another order now ({@link OrderAdmission}),
      *     or if the saga's timer cannot be armed
+     * @throws IdempotencyKeyUsedException if an order was placed with the key before; this one is not placed (its
+     *     armed timer fires on no saga)
      */
-    public OrderView place(PlaceOrder order, EventMetadata metadata) {
+    public OrderView place(PlaceOrder order, EventMetadata metadata, IdempotencyKey idempotencyKey) {
         admission.admit();
         CatalogCopies.Known known = catalog.lookUp(
                 order.customerId(),
@@ -132,8 +142,8 @@ public class OrderPlacement {
                     "The order's saga timer could not be armed; no order was placed, retry after the time in"
                             + " Retry-After");
         }
-        EventEnvelope<Object> stored = commits.append(
-                        new StreamAppend(streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata))
+        EventEnvelope<Object> stored = commits.append(new StreamAppend(
+                        streamOf(orderId), ExpectedVersion.noStream(), List.of(placed), metadata, idempotencyKey))
                 .events()
                 .getFirst();
         saga.placed(stored);

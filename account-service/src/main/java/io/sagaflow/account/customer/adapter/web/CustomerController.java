@@ -8,9 +8,14 @@ import io.sagaflow.account.customer.domain.CustomerAlreadyRegisteredException;
 import io.sagaflow.account.customer.domain.CustomerClosedException;
 import io.sagaflow.account.customer.domain.CustomerNotFoundException;
 import io.sagaflow.account.customer.domain.CustomerStatus;
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.RequestMetadata;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -40,6 +45,9 @@ import org.springframework.web.util.UriComponentsBuilder;
 @Tag(name = "Customers", description = "Register customers and manage their status")
 public class CustomerController {
 
+    /** What the registrations' idempotency keys are unique within. */
+    static final String IDEMPOTENCY_SCOPE = "customers";
+
     private final CustomerService customers;
 
     public CustomerController(CustomerService customers) {
@@ -47,16 +55,38 @@ public class CustomerController {
     }
 
     @PostMapping
-    @Operation(summary = "Register a customer", description = "201 with Location; 409 EMAIL_ALREADY_REGISTERED")
+    @Operation(
+            summary = "Register a customer",
+            description = "201 with Location; 409 EMAIL_ALREADY_REGISTERED. With an Idempotency-Key, the same request"
+                    + " made again registers nobody and is answered with the customer the first one registered, as"
+                    + " it is now (Idempotent-Replayed: true); the key with another request is 422"
+                    + " IDEMPOTENCY_KEY_REUSED (ADR 0070).")
+    @Parameter(
+            in = ParameterIn.HEADER,
+            name = IdempotentRequests.HEADER,
+            description = "A new key, say a UUID, per registration")
     public ResponseEntity<CustomerView> register(
             @Valid @RequestBody RegisterCustomerRequest request, UriComponentsBuilder uri) {
-        CustomerView created = refusalsAsProblems(() -> customers.register(
-                new NewCustomer(request.email(), request.name(), request.address(), request.phone()),
-                RequestMetadata.current()));
+        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        try {
+            CustomerView created = refusalsAsProblems(() -> customers.register(
+                    new NewCustomer(request.email(), request.name(), request.address(), request.phone()),
+                    RequestMetadata.current(),
+                    key));
+            return created(uri, created).body(created);
+        } catch (IdempotencyKeyUsedException used) {
+            UUID customerId = CustomerService.customerOf(IdempotentRequests.replayedStream(used));
+            CustomerView created = get(customerId);
+            return created(uri, created)
+                    .header(IdempotentRequests.REPLAYED, "true")
+                    .body(created);
+        }
+    }
+
+    private static ResponseEntity.BodyBuilder created(UriComponentsBuilder uri, CustomerView customer) {
         return ResponseEntity.created(uri.path("/api/customers/{customerId}")
-                        .buildAndExpand(created.customerId())
-                        .toUri())
-                .body(created);
+                .buildAndExpand(customer.customerId())
+                .toUri());
     }
 
     @GetMapping("/{customerId}")

@@ -130,7 +130,7 @@ class CustomerViewProjectionIT {
 
     private CustomerView register(String name) {
         return customers.register(
-                new NewCustomer("c-" + UUID.randomUUID() + "@example.com", name, null, null), metadata());
+                new NewCustomer("c-" + UUID.randomUUID() + "@example.com", name, null, null), metadata(), null);
     }
 
     private static EventMetadata metadata() {

@@ -178,6 +178,83 @@ class CustomerApiIT {
     }
 
     @Test
+    void aRegistrationMadeAgainWithItsIdempotencyKeyIsAnsweredWithTheFirstCustomer() throws Exception {
+        String email = uniqueEmail();
+        String key = UUID.randomUUID().toString();
+        HttpResponse<String> first = post("/api/customers", key, """
+                {"email":"%s","name":"Ada","phone":"+44 1"}""".formatted(email));
+        // The same request, as a client would send it again: members in another order, other white space, the key
+        // as a structured-field string.
+        HttpResponse<String> again = post("/api/customers", "\"" + key + "\"", """
+                { "phone": "+44 1", "name": "Ada", "email": "%s" }
+                """.formatted(email));
+
+        assertThat(first.statusCode()).isEqualTo(201);
+        assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(again.headers().firstValue("Location"))
+                .isEqualTo(first.headers().firstValue("Location"));
+        assertThat(object(again)).isEqualTo(object(first));
+        assertThat(customersWithEmail(email)).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentRequestsWithOneKeyRegisterOneCustomerAndAllAnswerIt() throws Exception {
+        String email = uniqueEmail();
+        String key = UUID.randomUUID().toString();
+        int racers = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<HttpResponse<String>>> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(racers)) {
+            for (int i = 0; i < racers; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return post("/api/customers", key, "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(email));
+                }));
+            }
+            start.countDown();
+            List<String> ids = new ArrayList<>();
+            int replayed = 0;
+            for (Future<HttpResponse<String>> result : results) {
+                HttpResponse<String> response = result.get(60, TimeUnit.SECONDS);
+                ids.add(customerId(response));
+                replayed += response.headers().firstValue("Idempotent-Replayed").isPresent() ? 1 : 0;
+            }
+            assertThat(ids).hasSize(racers).containsOnly(ids.getFirst());
+            assertThat(replayed).isEqualTo(racers - 1);
+        }
+        assertThat(customersWithEmail(email)).isEqualTo(1);
+    }
+
+    @Test
+    void aKeyReusedForAnotherRequestIsA422_andAMalformedKeyA400_registeringNobody() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String email = uniqueEmail();
+        assertThat(post("/api/customers", key, "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(email))
+                        .statusCode())
+                .isEqualTo(201);
+        String other = uniqueEmail();
+
+        HttpResponse<String> reused =
+                post("/api/customers", key, "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(other));
+        HttpResponse<String> malformed =
+                post("/api/customers", "\"unterminated", "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(other));
+        HttpResponse<String> tooLong =
+                post("/api/customers", "k".repeat(256), "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(other));
+
+        assertThat(reused.statusCode()).isEqualTo(422);
+        assertThat(reused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(object(reused)).containsEntry("code", "IDEMPOTENCY_KEY_REUSED");
+        for (HttpResponse<String> bad : List.of(malformed, tooLong)) {
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(object(bad)).containsEntry("code", "INVALID_IDEMPOTENCY_KEY");
+        }
+        assertThat(customersWithEmail(other)).isZero();
+        assertThat(customersWithEmail(email)).isEqualTo(1);
+    }
+
+    @Test
     void statusChangesAreServedFreshAndClosedIsFinal() throws Exception {
         String id = customerId(register(uniqueEmail()));
         String path = "/api/customers/" + id;
@@ -304,6 +381,15 @@ class CustomerApiIT {
     private HttpResponse<String> post(String path, String body) throws Exception {
         return http.send(
                 request(path).POST(BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String idempotencyKey, String body) throws Exception {
+        return http.send(
+                request(path)
+                        .header("Idempotency-Key", idempotencyKey)
+                        .POST(BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> patch(String path, String body) throws Exception {

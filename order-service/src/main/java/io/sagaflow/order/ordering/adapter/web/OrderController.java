@@ -1,7 +1,10 @@
 package io.sagaflow.order.ordering.adapter.web;
 
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.RequestMetadata;
 import io.sagaflow.order.ordering.adapter.postgres.OrderQueries;
@@ -10,6 +13,8 @@ import io.sagaflow.order.ordering.application.OrderPlacement.PlaceOrder;
 import io.sagaflow.order.ordering.application.OrderPlacement.RequestedLine;
 import io.sagaflow.order.ordering.application.OrderView;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -62,6 +67,9 @@ public class OrderController {
             @NotBlank @Size(max = 500) String reason,
             @Size(max = 100) String cancelledBy) {}
 
+    /** What the orders' idempotency keys are unique within. */
+    static final String IDEMPOTENCY_SCOPE = "orders";
+
     private final OrderPlacement placement;
     private final OrderQueries queries;
     private final ViewCache<OrderView> cache;
@@ -79,19 +87,39 @@ public class OrderController {
     }
 
     @PostMapping
-    @Operation(summary = "Place an order: PENDING until its saga confirms or cancels it")
+    @Operation(
+            summary = "Place an order: PENDING until its saga confirms or cancels it",
+            description = "With an Idempotency-Key, the same request made again places nothing and is answered with"
+                    + " the order the first one placed, as it is now (Idempotent-Replayed: true); the key with another"
+                    + " request is 422 IDEMPOTENCY_KEY_REUSED (ADR 0070).")
+    @Parameter(
+            in = ParameterIn.HEADER,
+            name = IdempotentRequests.HEADER,
+            description = "A new key, say a UUID, per order")
     ResponseEntity<OrderView> place(@Valid @RequestBody PlaceOrderRequest request) {
-        OrderView placed = placement.place(
-                new PlaceOrder(
-                        request.customerId(),
-                        request.lineItems().stream()
-                                .map(l -> new RequestedLine(l.productId(), l.quantity(), l.unitPrice()))
-                                .toList(),
-                        request.shippingAddress()),
-                RequestMetadata.current());
-        return ResponseEntity.created(URI.create("/api/orders/" + placed.orderId()))
-                .eTag(etag(placed))
-                .body(placed);
+        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        try {
+            OrderView placed = placement.place(
+                    new PlaceOrder(
+                            request.customerId(),
+                            request.lineItems().stream()
+                                    .map(l -> new RequestedLine(l.productId(), l.quantity(), l.unitPrice()))
+                                    .toList(),
+                            request.shippingAddress()),
+                    RequestMetadata.current(),
+                    key);
+            return created(placed).body(placed);
+        } catch (IdempotencyKeyUsedException used) {
+            UUID orderId = OrderPlacement.orderOf(IdempotentRequests.replayedStream(used));
+            OrderView placed =
+                    queries.find(orderId).orElseThrow(() -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
+            return created(placed).header(IdempotentRequests.REPLAYED, "true").body(placed);
+        }
+    }
+
+    private static ResponseEntity.BodyBuilder created(OrderView order) {
+        return ResponseEntity.created(URI.create("/api/orders/" + order.orderId()))
+                .eTag(etag(order));
     }
 
     @GetMapping("/{orderId}")
