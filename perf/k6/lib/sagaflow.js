@@ -295,6 +295,14 @@ function params(c, name, extra = {}, wait = 'no') {
   return Object.assign({ headers: JSON_HEADERS, timeout: c.httpTimeout, tags: { name, wait } }, extra);
 }
 
+// A POST with a new Idempotency-Key (ADR 0070): the service carries it out once however often it arrives, so k6's
+// HTTP client (Go's) may send it again on a new connection when a kept-alive one closes under it, as it does for a
+// GET, instead of failing it. A service may close an idle connection just as a VU reuses it (ADR 0069).
+function keyedParams(c, name, extra = {}) {
+  const headers = Object.assign({ 'Idempotency-Key': crypto.randomUUID() }, JSON_HEADERS);
+  return params(c, name, Object.assign({ headers }, extra));
+}
+
 function unexpected(op, res) {
   metrics.unexpected.add(1, { op, status: String(res.status) });
   if (__ENV.VERBOSE) {
@@ -406,7 +414,7 @@ export function createCustomer(c, data) {
       email: `perf-${data.run}-${__VU}-${__ITER}-${Math.floor(Math.random() * 1e9)}@perf.sagaflow.test`,
       name: `Perf customer ${__VU}-${__ITER}`,
     }),
-    params(c, 'POST /api/customers'),
+    keyedParams(c, 'POST /api/customers'),
   );
   metrics.createCustomer.add(res.timings.duration);
   if (res.status !== 201) {
@@ -418,7 +426,9 @@ export function reserveStock(c, data) {
   const res = http.post(
     `${pick(c.inventoryUrls)}/api/products/${pick(data.products)}/stock/reserve`,
     JSON.stringify({ quantity: 1 + Math.floor(Math.random() * 3), orderId: crypto.randomUUID() }),
-    params(c, 'POST /api/products/{id}/stock/reserve', {
+    // A reservation is idempotent by its order id (made again, it changes nothing and answers alike): the service
+    // needs no key, the key only tells k6's client that it may send the request again.
+    keyedParams(c, 'POST /api/products/{id}/stock/reserve', {
       responseType: 'text',
       // 409 INSUFFICIENT_STOCK is a correct answer, not a failed request; it is counted on its own.
       responseCallback: http.expectedStatuses(200, 409),
@@ -448,7 +458,7 @@ export function placeOrder(c, data) {
   const res = http.post(
     `${pick(c.orderUrls)}/api/orders`,
     JSON.stringify({ customerId: pick(data.customers), lineItems, shippingAddress: 'Perf Street 1, 1000 Test' }),
-    params(c, 'POST /api/orders', { responseType: 'text' }),
+    keyedParams(c, 'POST /api/orders', { responseType: 'text' }),
   );
   metrics.createOrder.add(res.timings.duration);
   if (res.status !== 201) {
