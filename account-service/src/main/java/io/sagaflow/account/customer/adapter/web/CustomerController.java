@@ -20,6 +20,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -33,7 +34,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The customers API. Refusals are RFC 9457 problems with stable codes: {@code CUSTOMER_NOT_FOUND} (404),
@@ -65,28 +65,27 @@ public class CustomerController {
             in = ParameterIn.HEADER,
             name = IdempotentRequests.HEADER,
             description = "A new key, say a UUID, per registration")
-    public ResponseEntity<CustomerView> register(
-            @Valid @RequestBody RegisterCustomerRequest request, UriComponentsBuilder uri) {
+    public ResponseEntity<CustomerView> register(@Valid @RequestBody RegisterCustomerRequest request) {
         IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
         try {
             CustomerView created = refusalsAsProblems(() -> customers.register(
                     new NewCustomer(request.email(), request.name(), request.address(), request.phone()),
                     RequestMetadata.current(),
                     key));
-            return created(uri, created).body(created);
+            return created(created).body(created);
         } catch (IdempotencyKeyUsedException used) {
             UUID customerId = CustomerService.customerOf(IdempotentRequests.replayedStream(used));
             CustomerView created = get(customerId);
-            return created(uri, created)
-                    .header(IdempotentRequests.REPLAYED, "true")
-                    .body(created);
+            return created(created).header(IdempotentRequests.REPLAYED, "true").body(created);
         }
     }
 
-    private static ResponseEntity.BodyBuilder created(UriComponentsBuilder uri, CustomerView customer) {
-        return ResponseEntity.created(uri.path("/api/customers/{customerId}")
-                .buildAndExpand(customer.customerId())
-                .toUri());
+    /**
+     * 201 with a {@code Location} relative to this server, as the orders and products have it: an absolute one would
+     * name this replica's own address, which a client behind the gateway cannot reach.
+     */
+    private static ResponseEntity.BodyBuilder created(CustomerView customer) {
+        return ResponseEntity.created(URI.create("/api/customers/" + customer.customerId()));
     }
 
     @GetMapping("/{customerId}")
