@@ -108,12 +108,17 @@ export function config(defaults = {}) {
     sloHttpP95Ms: num('SLO_HTTP_P95_MS', 50),
     sloSagaP95Ms: num('SLO_SAGA_P95_MS', 250),
     spikeOrders: num('SPIKE_ORDERS', d.spikeOrders || 200),
+    // 1: every creating POST (and reservation) carries a new Idempotency-Key (ADR 0070); 0: none, as before.
+    idempotencyKeys: num('IDEMPOTENCY_KEYS', 1),
   };
   if (c.warmupRate < 0) {
     c.warmupRate = c.rate;
   }
   if (c.pollMode !== 'wait' && c.pollMode !== 'interval') {
     throw new Error(`POLL_MODE must be wait or interval, was '${c.pollMode}'`);
+  }
+  if (c.idempotencyKeys !== 0 && c.idempotencyKeys !== 1) {
+    throw new Error(`IDEMPOTENCY_KEYS must be 0 or 1, was ${c.idempotencyKeys}`);
   }
   if (c.pollShare < 0 || c.pollShare > 1) {
     throw new Error(`POLL_SHARE must be within 0..1, was ${c.pollShare}`);
@@ -299,6 +304,9 @@ function params(c, name, extra = {}, wait = 'no') {
 // HTTP client (Go's) may send it again on a new connection when a kept-alive one closes under it, as it does for a
 // GET, instead of failing it. A service may close an idle connection just as a VU reuses it (ADR 0069).
 function keyedParams(c, name, extra = {}) {
+  if (!c.idempotencyKeys) {
+    return params(c, name, extra);
+  }
   const headers = Object.assign({ 'Idempotency-Key': crypto.randomUUID() }, JSON_HEADERS);
   return params(c, name, Object.assign({ headers }, extra));
 }
