@@ -205,8 +205,8 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.getBatchSize());
     }
 
+    /** For the pruning; the event store claims keys through one of its own, on its own connection's template. */
     @Bean
-    @ConditionalOnMissingBean
     IdempotencyKeys idempotencyKeys(DataSource dataSource) {
         return new IdempotencyKeys(new JdbcTemplate(dataSource));
     }
