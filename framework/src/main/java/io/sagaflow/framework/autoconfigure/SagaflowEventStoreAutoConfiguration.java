@@ -205,7 +205,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.getBatchSize());
     }
 
-    /** For the pruning; the event store claims keys through one of its own, on its own connection's template. */
+    /** For the pruning; the event store claims keys through an instance of its own. */
     @Bean
     IdempotencyKeys idempotencyKeys(DataSource dataSource) {
         return new IdempotencyKeys(new JdbcTemplate(dataSource));

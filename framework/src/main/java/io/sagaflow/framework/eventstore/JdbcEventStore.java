@@ -32,7 +32,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * statement (the check a data-modifying CTE the insert reads from), and so is the insert of the {@link Outbox}'s rows
  * for its published events (ADR 0052): an append costs one round trip plus the interceptors' (ADR 0017), and so do
  * the appends of many streams made together ({@link #appendAll}, ADR 0022): the interceptors then see all their
- * events at once. Global reads use the transaction-id watermark described in ADR 0002.
+ * events at once. Global reads use the transaction-id watermark described in ADR 0002. Appends that carry an
+ * {@link IdempotencyKey} claim it first, in the same transaction, one statement for all of a call ({@link
+ * IdempotencyKeys}, ADR 0070).
  */
 public final class JdbcEventStore implements EventStore {
 
