@@ -33,6 +33,15 @@ public final class InventoryHttp {
                 .build());
     }
 
+    /** A POST with an {@code Idempotency-Key}. */
+    public Reply post(String path, String idempotencyKey, String json) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
+    }
+
     /** Creates a product and returns its id, failing unless the service answers 201. */
     public String createProduct(String sku, int quantityOnHand) {
         Reply created = post("/api/products", """
@@ -52,7 +61,8 @@ public final class InventoryHttp {
                     response.headers().firstValue("Location"),
                     response.headers().firstValue("Content-Type").orElse(""),
                     body == null || body.isBlank() ? JSON.nullNode() : JSON.readTree(body),
-                    body);
+                    body,
+                    response.headers().firstValue("Idempotent-Replayed").isPresent());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
@@ -69,8 +79,10 @@ public final class InventoryHttp {
      * @param contentType the Content-Type header
      * @param body the body as JSON
      * @param raw the body as text
+     * @param replayed whether it answers a request made again with its idempotency key
      */
-    public record Reply(int status, Optional<String> location, String contentType, JsonNode body, String raw) {
+    public record Reply(
+            int status, Optional<String> location, String contentType, JsonNode body, String raw, boolean replayed) {
 
         /** The problem's {@code code}, or null. */
         public String code() {

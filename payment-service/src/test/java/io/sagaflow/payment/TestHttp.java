@@ -30,6 +30,14 @@ public final class TestHttp {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** A POST with an {@code Idempotency-Key}. */
+    public Response post(String path, String idempotencyKey, String json) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public Response postEmpty(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).POST(HttpRequest.BodyPublishers.noBody()));
     }

@@ -117,6 +117,44 @@ class ProductApiIT {
     }
 
     @Test
+    void aProductAddedAgainWithItsIdempotencyKeyIsAddedOnce_andEveryCopyIsAnsweredWithIt() throws Exception {
+        String sku = sku();
+        String key = UUID.randomUUID().toString();
+        String body = """
+                {"sku":"%s","name":"Kettle","price":19.9,"quantityOnHand":7}""".formatted(sku);
+        int copies = 6;
+        List<Reply> replies = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(copies)) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Reply>> sent = new ArrayList<>();
+            for (int i = 0; i < copies; i++) {
+                sent.add(pool.submit(() -> {
+                    start.await();
+                    return http.post("/api/products", key, body);
+                }));
+            }
+            start.countDown();
+            for (Future<Reply> reply : sent) {
+                replies.add(reply.get());
+            }
+        }
+
+        assertThat(replies).extracting(Reply::status).containsOnly(201);
+        assertThat(replies)
+                .extracting(Reply::location)
+                .containsOnly(replies.getFirst().location());
+        assertThat(replies).filteredOn(Reply::replayed).hasSize(copies - 1);
+        Reply reused = http.post("/api/products", key, """
+                {"sku":"%s","name":"Kettle","price":19.9,"quantityOnHand":7}""".formatted(sku()));
+        assertThat(reused.status()).isEqualTo(422);
+        assertThat(reused.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+        Reply malformed = http.post("/api/products", "two words", """
+                {"sku":"%s","name":"Kettle","price":19.9,"quantityOnHand":7}""".formatted(sku()));
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.code()).isEqualTo("INVALID_IDEMPOTENCY_KEY");
+    }
+
+    @Test
     void invalidNewProductsAre400ListingTheFields() {
         assertValidationFailed("/api/products", """
                 {"sku":"%s","name":"Free","price":0,"quantityOnHand":1}""".formatted(sku()), "price");

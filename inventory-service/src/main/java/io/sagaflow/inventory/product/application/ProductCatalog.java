@@ -2,6 +2,10 @@ package io.sagaflow.inventory.product.application;
 
 import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
+import io.sagaflow.framework.eventstore.IdempotencyKeys;
+import io.sagaflow.framework.eventstore.IdempotencyKeys.Claim;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.inventory.product.application.StockLedger.Executed;
 import io.sagaflow.inventory.product.domain.CreateProduct;
@@ -34,24 +38,30 @@ public class ProductCatalog {
     private final ProductViews views;
     private final ViewCache<ProductView> cache;
     private final TransactionTemplate transactions;
+    private final IdempotencyKeys idempotencyKeys;
 
     public ProductCatalog(
             StockLedger ledger,
             ProductViews views,
             ViewCache<ProductView> cache,
-            PlatformTransactionManager transactionManager) {
+            PlatformTransactionManager transactionManager,
+            IdempotencyKeys idempotencyKeys) {
         this.ledger = ledger;
         this.views = views;
         this.cache = cache;
         this.transactions = new TransactionTemplate(transactionManager);
+        this.idempotencyKeys = idempotencyKeys;
     }
 
     /**
      * Adds a product with a new id.
      *
+     * @param idempotencyKey the key of the client's request, claimed first in the product's transaction (so that a
+     *     request made again finds it used before it finds its SKU taken); null for none
      * @throws SkuAlreadyExists if another product has its SKU
+     * @throws IdempotencyKeyUsedException if a product was created with the key before; this one is not
      */
-    public ProductView create(NewProduct product, EventMetadata metadata) {
+    public ProductView create(NewProduct product, EventMetadata metadata, IdempotencyKey idempotencyKey) {
         String sku = product.sku().strip();
         CreateProduct create = new CreateProduct(
                 TimeOrderedIds.next(),
@@ -63,6 +73,9 @@ public class ProductCatalog {
                 product.category());
         try {
             return transactions.execute(status -> {
+                if (idempotencyKey != null) {
+                    idempotencyKeys.claim(List.of(new Claim(idempotencyKey, StockLedger.streamOf(create.productId()))));
+                }
                 if (views.skuExists(sku)) {
                     throw new SkuAlreadyExists(sku);
                 }

@@ -46,6 +46,11 @@ public class StockLedger {
         return InventoryContracts.PRODUCT_STREAM + productId;
     }
 
+    /** The product whose event stream {@code streamId} is. */
+    public static UUID productOf(String streamId) {
+        return UUID.fromString(streamId.substring(InventoryContracts.PRODUCT_STREAM.length()));
+    }
+
     /**
      * Locks {@code productIds} until the current transaction ends; see {@link ProductViews#lock}.
      *

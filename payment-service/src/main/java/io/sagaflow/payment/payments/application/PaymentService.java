@@ -8,6 +8,10 @@ import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.eventstore.EventStore;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.ExpectedVersion;
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
+import io.sagaflow.framework.eventstore.IdempotencyKeys;
+import io.sagaflow.framework.eventstore.IdempotencyKeys.Claim;
 import io.sagaflow.framework.projection.ViewCache;
 import io.sagaflow.payment.contracts.PaymentCaptured;
 import io.sagaflow.payment.contracts.PaymentContracts;
@@ -51,6 +55,7 @@ public class PaymentService {
     private final ViewCache<PaymentView> cache;
     private final TransactionTemplate transactions;
     private final PaymentProperties properties;
+    private final IdempotencyKeys idempotencyKeys;
 
     public PaymentService(
             DeciderRepository<PaymentCommand, PaymentState, DomainEvent> payments,
@@ -59,7 +64,8 @@ public class PaymentService {
             PaymentViews views,
             ViewCache<PaymentView> cache,
             TransactionTemplate transactions,
-            PaymentProperties properties) {
+            PaymentProperties properties,
+            IdempotencyKeys idempotencyKeys) {
         this.payments = payments;
         this.events = events;
         this.credit = credit;
@@ -67,6 +73,7 @@ public class PaymentService {
         this.cache = cache;
         this.transactions = transactions;
         this.properties = properties;
+        this.idempotencyKeys = idempotencyKeys;
     }
 
     /** The stream of payment {@code paymentId}. */
@@ -74,11 +81,26 @@ public class PaymentService {
         return PaymentContracts.PAYMENT_STREAM + paymentId;
     }
 
-    /** Authorises a new payment with a fresh id; a declined one is created too. Returns it as committed. */
-    public PaymentView create(NewPayment payment, EventMetadata metadata) {
+    /**
+     * Authorises a new payment with a fresh id; a declined one is created too. Returns it as committed.
+     *
+     * @param idempotencyKey the key of the client's request, claimed first in the payment's transaction; null for none
+     * @throws IdempotencyKeyUsedException if a payment was created with the key before; this one is not
+     */
+    public PaymentView create(NewPayment payment, EventMetadata metadata, IdempotencyKey idempotencyKey) {
         UUID paymentId = TimeOrderedIds.next();
-        authorise(paymentId, payment, false, metadata);
+        transactions.executeWithoutResult(status -> {
+            if (idempotencyKey != null) {
+                idempotencyKeys.claim(List.of(new Claim(idempotencyKey, streamOf(paymentId))));
+            }
+            authorise(paymentId, payment, false, metadata);
+        });
         return views.find(paymentId).orElseThrow(() -> new IllegalStateException("payment " + paymentId + " lost"));
+    }
+
+    /** The payment whose stream {@code streamId} is. */
+    public static UUID paymentOf(String streamId) {
+        return UUID.fromString(streamId.substring(PaymentContracts.PAYMENT_STREAM.length()));
     }
 
     /**

@@ -1,14 +1,20 @@
 package io.sagaflow.inventory.product.adapter.web;
 
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.RequestMetadata;
 import io.sagaflow.inventory.product.application.NewProduct;
 import io.sagaflow.inventory.product.application.ProductCatalog;
 import io.sagaflow.inventory.product.application.ProductNotFound;
 import io.sagaflow.inventory.product.application.ProductView;
 import io.sagaflow.inventory.product.application.SkuAlreadyExists;
+import io.sagaflow.inventory.product.application.StockLedger;
 import io.sagaflow.inventory.product.domain.StockRejected;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -39,6 +45,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Products", description = "The product catalogue and its stock reservations")
 public class ProductController {
 
+    /** What the products' idempotency keys are unique within. */
+    static final String IDEMPOTENCY_SCOPE = "products";
+
     private final ProductCatalog catalog;
 
     public ProductController(ProductCatalog catalog) {
@@ -46,19 +55,38 @@ public class ProductController {
     }
 
     @PostMapping
-    @Operation(summary = "Add a product; its SKU must be new")
+    @Operation(
+            summary = "Add a product; its SKU must be new",
+            description = "With an Idempotency-Key, the same request made again adds nothing and is answered with the"
+                    + " product the first one added, as it is now (Idempotent-Replayed: true); the key with another"
+                    + " request is 422 IDEMPOTENCY_KEY_REUSED (ADR 0070).")
+    @Parameter(
+            in = ParameterIn.HEADER,
+            name = IdempotentRequests.HEADER,
+            description = "A new key, say a UUID, per product")
     ResponseEntity<ProductView> create(@Valid @RequestBody CreateProductRequest request) {
-        ProductView created = answer(() -> catalog.create(
-                new NewProduct(
-                        request.sku(),
-                        request.name(),
-                        request.description(),
-                        request.price(),
-                        request.quantityOnHand(),
-                        request.category()),
-                RequestMetadata.current()));
-        return ResponseEntity.created(URI.create("/api/products/" + created.productId()))
-                .body(created);
+        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        try {
+            ProductView created = answer(() -> catalog.create(
+                    new NewProduct(
+                            request.sku(),
+                            request.name(),
+                            request.description(),
+                            request.price(),
+                            request.quantityOnHand(),
+                            request.category()),
+                    RequestMetadata.current(),
+                    key));
+            return created(created).body(created);
+        } catch (IdempotencyKeyUsedException used) {
+            UUID productId = StockLedger.productOf(IdempotentRequests.replayedStream(used));
+            ProductView created = catalog.find(productId).orElseThrow(() -> notFound(productId));
+            return created(created).header(IdempotentRequests.REPLAYED, "true").body(created);
+        }
+    }
+
+    private static ResponseEntity.BodyBuilder created(ProductView product) {
+        return ResponseEntity.created(URI.create("/api/products/" + product.productId()));
     }
 
     @GetMapping("/{productId}")

@@ -1,6 +1,9 @@
 package io.sagaflow.payment.payments.adapter.web;
 
+import io.sagaflow.framework.eventstore.IdempotencyKey;
+import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.web.ApiException;
+import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.RequestMetadata;
 import io.sagaflow.payment.payments.application.PaymentService;
 import io.sagaflow.payment.payments.application.PaymentView;
@@ -8,6 +11,8 @@ import io.sagaflow.payment.payments.domain.PaymentAlreadyRefundedException;
 import io.sagaflow.payment.payments.domain.PaymentNotFoundException;
 import io.sagaflow.payment.payments.domain.PaymentNotRefundableException;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -32,6 +37,9 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "Payments", description = "Charges under the authorisation rule, and refunds")
 class PaymentController {
 
+    /** What the payments' idempotency keys are unique within. */
+    static final String IDEMPOTENCY_SCOPE = "payments";
+
     private final PaymentService payments;
 
     PaymentController(PaymentService payments) {
@@ -39,11 +47,29 @@ class PaymentController {
     }
 
     @PostMapping
-    @Operation(summary = "Authorise a payment: 201 with status CAPTURED or DECLINED")
+    @Operation(
+            summary = "Authorise a payment: 201 with status CAPTURED or DECLINED",
+            description = "With an Idempotency-Key, the same request made again charges nothing and is answered with"
+                    + " the payment the first one made, as it is now (Idempotent-Replayed: true); the key with another"
+                    + " request is 422 IDEMPOTENCY_KEY_REUSED (ADR 0070).")
+    @Parameter(
+            in = ParameterIn.HEADER,
+            name = IdempotentRequests.HEADER,
+            description = "A new key, say a UUID, per payment")
     ResponseEntity<PaymentView> create(@Valid @RequestBody CreatePaymentRequest request) {
-        PaymentView payment = payments.create(request.toNewPayment(), RequestMetadata.current());
-        return ResponseEntity.created(URI.create("/api/payments/" + payment.paymentId()))
-                .body(payment);
+        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        try {
+            PaymentView payment = payments.create(request.toNewPayment(), RequestMetadata.current(), key);
+            return created(payment).body(payment);
+        } catch (IdempotencyKeyUsedException used) {
+            UUID paymentId = PaymentService.paymentOf(IdempotentRequests.replayedStream(used));
+            PaymentView payment = payments.get(paymentId).orElseThrow(() -> notFound(paymentId));
+            return created(payment).header(IdempotentRequests.REPLAYED, "true").body(payment);
+        }
+    }
+
+    private static ResponseEntity.BodyBuilder created(PaymentView payment) {
+        return ResponseEntity.created(URI.create("/api/payments/" + payment.paymentId()));
     }
 
     @GetMapping("/{paymentId}")

@@ -36,9 +36,9 @@ class PaymentProjectionRebuildIT {
     @Test
     void aRebuildRestoresTheViewAndTheCreditTotals() {
         UUID customer = UUID.randomUUID();
-        PaymentView captured = payments.create(payment(customer, "700.00"), EventMetadata.newFlow());
-        PaymentView refunded = payments.create(payment(customer, "300.00"), EventMetadata.newFlow());
-        PaymentView declined = payments.create(payment(customer, "10000.01"), EventMetadata.newFlow());
+        PaymentView captured = payments.create(payment(customer, "700.00"), EventMetadata.newFlow(), null);
+        PaymentView refunded = payments.create(payment(customer, "300.00"), EventMetadata.newFlow(), null);
+        PaymentView declined = payments.create(payment(customer, "10000.01"), EventMetadata.newFlow(), null);
         payments.refund(refunded.paymentId(), "returned", EventMetadata.newFlow());
         List<Map<String, Object>> viewBefore = rows(customer);
         Map<String, Object> creditBefore = credit(customer);

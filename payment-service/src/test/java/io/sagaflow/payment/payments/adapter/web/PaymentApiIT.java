@@ -260,6 +260,26 @@ class PaymentApiIT {
         assertThat(audit.json().get("totalRefunded").decimalValue()).isGreaterThanOrEqualTo(new BigDecimal("30.00"));
     }
 
+    @Test
+    void aPaymentMadeAgainWithItsIdempotencyKeyChargesOnce_andAnotherRequestWithTheKeyIs422() {
+        UUID order = UUID.randomUUID();
+        String key = UUID.randomUUID().toString();
+        String body = "{\"orderId\":\"%s\",\"customerId\":\"%s\",\"amount\":42.5}".formatted(order, UUID.randomUUID());
+
+        Response first = http.post("/api/payments", key, body);
+        Response again = http.post("/api/payments", key, body);
+
+        assertThat(first.status()).as(first.body()).isEqualTo(201);
+        assertThat(first.header("Idempotent-Replayed")).isNull();
+        assertThat(again.status()).as(again.body()).isEqualTo(201);
+        assertThat(again.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(again.header("Location")).isEqualTo(first.header("Location"));
+        assertThat(again.json()).isEqualTo(first.json());
+        assertThat(http.get("/api/payments/order/" + order).json().size()).isEqualTo(1);
+        assertProblem(http.post("/api/payments", key, body.replace("42.5", "42.6")), 422, "IDEMPOTENCY_KEY_REUSED");
+        assertProblem(http.post("/api/payments", "\"open", body), 400, "INVALID_IDEMPOTENCY_KEY");
+    }
+
     private Response create(UUID order, UUID customer, String amount) {
         Response response = http.post(
                 "/api/payments",
