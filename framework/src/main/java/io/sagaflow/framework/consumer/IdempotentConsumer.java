@@ -1,6 +1,7 @@
 package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.eventstore.EventEnvelope;
+import io.sagaflow.framework.eventstore.ExpiredRows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -103,16 +104,6 @@ public final class IdempotentConsumer {
      * @return how many records were deleted
      */
     public int prune(Duration retention, int batchSize) {
-        int total = 0;
-        int deleted;
-        do {
-            deleted = jdbc.update(
-                    "delete from consumer_processed_event where ctid in (select ctid from consumer_processed_event"
-                            + " where processed_at < now() - make_interval(secs => ?) limit ?)",
-                    (double) retention.toSeconds(),
-                    batchSize);
-            total += deleted;
-        } while (deleted == batchSize);
-        return total;
+        return ExpiredRows.delete(jdbc, "consumer_processed_event", "processed_at", retention, batchSize);
     }
 }

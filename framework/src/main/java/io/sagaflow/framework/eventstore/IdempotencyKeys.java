@@ -86,17 +86,7 @@ public final class IdempotencyKeys {
      * @return how many were deleted
      */
     public int prune(Duration retention, int batchSize) {
-        int total = 0;
-        int deleted;
-        do {
-            deleted = jdbc.update(
-                    "delete from idempotency_key where ctid in (select ctid from idempotency_key"
-                            + " where created_at < now() - make_interval(secs => ?) limit ?)",
-                    (double) retention.toSeconds(),
-                    batchSize);
-            total += deleted;
-        } while (deleted == batchSize);
-        return total;
+        return ExpiredRows.delete(jdbc, "idempotency_key", "created_at", retention, batchSize);
     }
 
     private IdempotencyKeyUsedException used(IdempotencyKey key) {
