@@ -254,13 +254,16 @@ public final class JdbcEventStore implements EventStore {
      * one wait for its outcome.
      */
     private void claimIdempotencyKeys(List<StreamAppend> appends) {
-        List<IdempotencyKeys.Claim> claims = new ArrayList<>();
+        List<IdempotencyKeys.Claim> claims = null;
         for (StreamAppend append : appends) {
             if (append.idempotencyKey() != null) {
+                if (claims == null) {
+                    claims = new ArrayList<>();
+                }
                 claims.add(new IdempotencyKeys.Claim(append.idempotencyKey(), append.streamId()));
             }
         }
-        if (!claims.isEmpty()) {
+        if (claims != null) {
             idempotencyKeys.claim(claims);
         }
     }

@@ -50,10 +50,10 @@ public final class IdempotentRequests {
             return null;
         }
         HttpServletRequest request = servlet.getRequest();
-        List<String> headers = Collections.list(request.getHeaders(HEADER));
-        if (headers.isEmpty()) {
+        if (request.getHeader(HEADER) == null) {
             return null;
         }
+        List<String> headers = Collections.list(request.getHeaders(HEADER));
         if (headers.size() > 1) {
             throw invalid("give one " + HEADER + " header, not " + headers.size());
         }
