@@ -119,7 +119,7 @@ class IdempotencyKeysIT {
             Future<AppendResult> racer =
                     threads.submit(() -> store.appendAll(List.of(racing)).getFirst());
             // The racer waits on the key's row while the holder's transaction is open.
-            Thread.sleep(300);
+            awaitAnAppendWaitingForALock();
             assertThat(racer.isDone()).isFalse();
             commit.countDown();
             holder.get(10, TimeUnit.SECONDS);
@@ -151,7 +151,7 @@ class IdempotencyKeysIT {
             assertThat(claimed.await(10, TimeUnit.SECONDS)).isTrue();
             Future<AppendResult> waiter =
                     threads.submit(() -> store.appendAll(List.of(waiting)).getFirst());
-            Thread.sleep(300);
+            awaitAnAppendWaitingForALock();
             assertThat(waiter.isDone()).isFalse();
             rollBack.countDown();
             holder.get(10, TimeUnit.SECONDS);
@@ -233,6 +233,22 @@ class IdempotencyKeysIT {
 
     private static int outboxRowsOf(String streamId) {
         return stores.jdbc().queryForObject("select count(*) from outbox where stream_id = ?", Integer.class, streamId);
+    }
+
+    /** Until PostgreSQL shows a backend of this database blocked on a lock while it claims an idempotency key. */
+    private static void awaitAnAppendWaitingForALock() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (stores.jdbc()
+                        .queryForObject(
+                                "select count(*) from pg_stat_activity where datname = current_database()"
+                                        + " and wait_event_type = 'Lock' and query like '%idempotency_key%'",
+                                Integer.class)
+                == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no append waited for the key's lock in 10 s");
+            }
+            Thread.sleep(10);
+        }
     }
 
     private static void await(CountDownLatch latch) {
