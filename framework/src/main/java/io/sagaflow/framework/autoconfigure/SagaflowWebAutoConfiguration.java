@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationFilter;
 import io.sagaflow.framework.web.ConnectionBuffers;
 import io.sagaflow.framework.web.CorrelationFilter;
+import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.JsonOnlyConverters;
 import io.sagaflow.framework.web.LongPoll;
@@ -22,8 +23,8 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Problem details, correlation ids, a bound on requests in flight, JSON-only message converters and lean connection
- * buffers for every servlet-based service.
+ * Problem details, correlation ids, a bound on requests in flight, idempotency keys, JSON-only message converters and
+ * lean connection buffers for every servlet-based service.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -46,6 +47,12 @@ public class SagaflowWebAutoConfiguration {
                 new InFlightLimitFilter(maxInFlight, meters.getIfAvailable(SimpleMeterRegistry::new)));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
+    }
+
+    /** The {@code Idempotency-Key} header of the requests that create something (ADR 0070). */
+    @Bean
+    IdempotentRequests idempotentRequests(ObjectProvider<MeterRegistry> meters) {
+        return new IdempotentRequests(meters.getIfAvailable(SimpleMeterRegistry::new));
     }
 
     /** Tags server timings {@code wait=yes|no}, so a long poll's wait is not read as latency (ADR 0025). */

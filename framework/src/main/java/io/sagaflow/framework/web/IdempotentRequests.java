@@ -1,5 +1,7 @@
 package io.sagaflow.framework.web;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.eventstore.IdempotencyKey;
 import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,6 +26,10 @@ import tools.jackson.databind.json.JsonMapper;
  * most clients send it: 1 to {@value #MAX_LENGTH} visible ASCII characters. A request's fingerprint is the SHA-256 of
  * the request body as the service read it, written as JSON by a mapper of its own: member order and white space do
  * not matter, and a change of the service's JSON settings does not turn a request made again into another one.
+ *
+ * <p>It counts the requests made again, {@code sagaflow.idempotency.repeats} by {@code scope} and {@code outcome}:
+ * {@code replayed} (answered with what the first one made) or {@code refused} (the key came with another request).
+ * Many replays say clients lose answers (time-outs too short, connections cut); refusals say a client reuses keys.
  */
 public final class IdempotentRequests {
 
@@ -38,14 +44,18 @@ public final class IdempotentRequests {
 
     private static final JsonMapper FINGERPRINTS = JsonMapper.builder().build();
 
-    private IdempotentRequests() {}
+    private final MeterRegistry meters;
+
+    public IdempotentRequests(MeterRegistry meters) {
+        this.meters = meters;
+    }
 
     /**
      * The current request's key within {@code scope}, fingerprinted by {@code body}; null if it carries none.
      *
      * @throws ApiException 400 {@code INVALID_IDEMPOTENCY_KEY} if the header is malformed or given twice
      */
-    public static IdempotencyKey key(String scope, Object body) {
+    public IdempotencyKey key(String scope, Object body) {
         if (!(RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes servlet)) {
             return null;
         }
@@ -65,8 +75,15 @@ public final class IdempotentRequests {
      *
      * @throws ApiException 422 {@code IDEMPOTENCY_KEY_REUSED} if the key was used for another request
      */
-    public static String replayedStream(IdempotencyKeyUsedException used) {
-        if (!used.sameRequest()) {
+    public String replayedStream(IdempotencyKeyUsedException used) {
+        boolean replayed = used.sameRequest();
+        Counter.builder("sagaflow.idempotency.repeats")
+                .description("Requests made again with an Idempotency-Key: replayed, or refused as another request")
+                .tag("scope", used.key().scope())
+                .tag("outcome", replayed ? "replayed" : "refused")
+                .register(meters)
+                .increment();
+        if (!replayed) {
             throw new ApiException(
                     HttpStatus.UNPROCESSABLE_CONTENT,
                     "IDEMPOTENCY_KEY_REUSED",

@@ -3,6 +3,7 @@ package io.sagaflow.framework.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.eventstore.IdempotencyKey;
 import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import java.math.BigDecimal;
@@ -21,6 +22,9 @@ class IdempotentRequestsTest {
     record Body(String customer, List<Line> lines) {}
 
     private static final Body BODY = new Body("c-1", List.of(new Line("p-1", 2, new BigDecimal("10.00"))));
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final IdempotentRequests idempotency = new IdempotentRequests(meters);
 
     @AfterEach
     void clearRequest() {
@@ -82,24 +86,35 @@ class IdempotentRequestsTest {
     }
 
     @Test
-    void aKeyUsedForAnotherRequestIsA422_theSameRequestGetsItsStream() {
+    void aKeyUsedForAnotherRequestIsA422_theSameRequestGetsItsStream_andEachIsCounted() {
         IdempotencyKey mine = new IdempotencyKey("orders", "k-1", "f-1");
-        assertThat(IdempotentRequests.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-1")))
+        assertThat(idempotency.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-1")))
                 .isEqualTo("order-1");
-        assertThatThrownBy(() ->
-                        IdempotentRequests.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-2")))
+        assertThat(idempotency.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-1")))
+                .isEqualTo("order-1");
+        assertThatThrownBy(() -> idempotency.replayedStream(new IdempotencyKeyUsedException(mine, "order-1", "f-2")))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
                     assertThat(e.code()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
                 });
+        assertThat(repeats("orders", "replayed")).isEqualTo(2);
+        assertThat(repeats("orders", "refused")).isEqualTo(1);
     }
 
-    private static IdempotencyKey keyOf(Object body, String... headers) {
+    private double repeats(String scope, String outcome) {
+        return meters.get("sagaflow.idempotency.repeats")
+                .tag("scope", scope)
+                .tag("outcome", outcome)
+                .counter()
+                .count();
+    }
+
+    private IdempotencyKey keyOf(Object body, String... headers) {
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/orders");
         for (String header : headers) {
             request.addHeader(IdempotentRequests.HEADER, header);
         }
         RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request));
-        return IdempotentRequests.key("orders", body);
+        return idempotency.key("orders", body);
     }
 }

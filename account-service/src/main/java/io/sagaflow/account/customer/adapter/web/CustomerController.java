@@ -49,9 +49,11 @@ public class CustomerController {
     static final String IDEMPOTENCY_SCOPE = "customers";
 
     private final CustomerService customers;
+    private final IdempotentRequests idempotency;
 
-    public CustomerController(CustomerService customers) {
+    public CustomerController(CustomerService customers, IdempotentRequests idempotency) {
         this.customers = customers;
+        this.idempotency = idempotency;
     }
 
     @PostMapping
@@ -66,7 +68,7 @@ public class CustomerController {
             name = IdempotentRequests.HEADER,
             description = "A new key, say a UUID, per registration")
     public ResponseEntity<CustomerView> register(@Valid @RequestBody RegisterCustomerRequest request) {
-        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);
         try {
             CustomerView created = refusalsAsProblems(() -> customers.register(
                     new NewCustomer(request.email(), request.name(), request.address(), request.phone()),
@@ -74,7 +76,7 @@ public class CustomerController {
                     key));
             return created(created).body(created);
         } catch (IdempotencyKeyUsedException used) {
-            UUID customerId = CustomerService.customerOf(IdempotentRequests.replayedStream(used));
+            UUID customerId = CustomerService.customerOf(idempotency.replayedStream(used));
             CustomerView created = get(customerId);
             return created(created).header(IdempotentRequests.REPLAYED, "true").body(created);
         }

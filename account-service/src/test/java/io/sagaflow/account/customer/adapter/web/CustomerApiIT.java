@@ -178,9 +178,10 @@ class CustomerApiIT {
     }
 
     @Test
-    void aRegistrationMadeAgainWithItsIdempotencyKeyIsAnsweredWithTheFirstCustomer() throws Exception {
+    void aRegistrationMadeAgainWithItsIdempotencyKeyIsAnsweredWithTheFirstCustomer_andCounted() throws Exception {
         String email = uniqueEmail();
         String key = UUID.randomUUID().toString();
+        double replayedBefore = repeats("replayed");
         HttpResponse<String> first = post("/api/customers", key, """
                 {"email":"%s","name":"Ada","phone":"+44 1"}""".formatted(email));
         // The same request, as a client would send it again: members in another order, other white space, the key
@@ -197,6 +198,18 @@ class CustomerApiIT {
                 .isEqualTo(first.headers().firstValue("Location"));
         assertThat(object(again)).isEqualTo(object(first));
         assertThat(customersWithEmail(email)).isEqualTo(1);
+        assertThat(repeats("replayed") - replayedBefore).isEqualTo(1);
+    }
+
+    /** {@code sagaflow_idempotency_repeats_total} of the registrations, as Prometheus scrapes it; 0 before the first. */
+    private double repeats(String outcome) throws Exception {
+        String sample = "sagaflow_idempotency_repeats_total{outcome=\"%s\",scope=\"customers\"} ".formatted(outcome);
+        return get("/actuator/prometheus")
+                .body()
+                .lines()
+                .filter(line -> line.startsWith(sample))
+                .mapToDouble(line -> Double.parseDouble(line.substring(sample.length())))
+                .sum();
     }
 
     @Test
@@ -231,6 +244,7 @@ class CustomerApiIT {
     void aKeyReusedForAnotherRequestIsA422_andAMalformedKeyA400_registeringNobody() throws Exception {
         String key = UUID.randomUUID().toString();
         String email = uniqueEmail();
+        double refusedBefore = repeats("refused");
         assertThat(post("/api/customers", key, "{\"email\":\"%s\",\"name\":\"Ada\"}".formatted(email))
                         .statusCode())
                 .isEqualTo(201);
@@ -252,6 +266,7 @@ class CustomerApiIT {
         }
         assertThat(customersWithEmail(other)).isZero();
         assertThat(customersWithEmail(email)).isEqualTo(1);
+        assertThat(repeats("refused") - refusedBefore).isEqualTo(1);
     }
 
     @Test

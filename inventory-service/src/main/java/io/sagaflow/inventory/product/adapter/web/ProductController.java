@@ -49,9 +49,11 @@ public class ProductController {
     static final String IDEMPOTENCY_SCOPE = "products";
 
     private final ProductCatalog catalog;
+    private final IdempotentRequests idempotency;
 
-    public ProductController(ProductCatalog catalog) {
+    public ProductController(ProductCatalog catalog, IdempotentRequests idempotency) {
         this.catalog = catalog;
+        this.idempotency = idempotency;
     }
 
     @PostMapping
@@ -65,7 +67,7 @@ public class ProductController {
             name = IdempotentRequests.HEADER,
             description = "A new key, say a UUID, per product")
     ResponseEntity<ProductView> create(@Valid @RequestBody CreateProductRequest request) {
-        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);
         try {
             ProductView created = answer(() -> catalog.create(
                     new NewProduct(
@@ -79,7 +81,7 @@ public class ProductController {
                     key));
             return created(created).body(created);
         } catch (IdempotencyKeyUsedException used) {
-            UUID productId = StockLedger.productOf(IdempotentRequests.replayedStream(used));
+            UUID productId = StockLedger.productOf(idempotency.replayedStream(used));
             ProductView created = catalog.find(productId).orElseThrow(() -> notFound(productId));
             return created(created).header(IdempotentRequests.REPLAYED, "true").body(created);
         }

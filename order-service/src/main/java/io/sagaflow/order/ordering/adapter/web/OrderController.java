@@ -74,16 +74,19 @@ public class OrderController {
     private final OrderQueries queries;
     private final ViewCache<OrderView> cache;
     private final Duration maxPollWait;
+    private final IdempotentRequests idempotency;
 
     public OrderController(
             OrderPlacement placement,
             OrderQueries queries,
             ViewCache<OrderView> cache,
-            @Value("${sagaflow.order.poll.max-wait:20s}") Duration maxPollWait) {
+            @Value("${sagaflow.order.poll.max-wait:20s}") Duration maxPollWait,
+            IdempotentRequests idempotency) {
         this.placement = placement;
         this.queries = queries;
         this.cache = cache;
         this.maxPollWait = maxPollWait;
+        this.idempotency = idempotency;
     }
 
     @PostMapping
@@ -97,7 +100,7 @@ public class OrderController {
             name = IdempotentRequests.HEADER,
             description = "A new key, say a UUID, per order")
     ResponseEntity<OrderView> place(@Valid @RequestBody PlaceOrderRequest request) {
-        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);
         try {
             OrderView placed = placement.place(
                     new PlaceOrder(
@@ -110,7 +113,7 @@ public class OrderController {
                     key);
             return created(placed).body(placed);
         } catch (IdempotencyKeyUsedException used) {
-            UUID orderId = OrderPlacement.orderOf(IdempotentRequests.replayedStream(used));
+            UUID orderId = OrderPlacement.orderOf(idempotency.replayedStream(used));
             OrderView placed =
                     queries.find(orderId).orElseThrow(() -> ApiException.notFound("ORDER_NOT_FOUND", "Order", orderId));
             return created(placed).header(IdempotentRequests.REPLAYED, "true").body(placed);

@@ -41,9 +41,11 @@ class PaymentController {
     static final String IDEMPOTENCY_SCOPE = "payments";
 
     private final PaymentService payments;
+    private final IdempotentRequests idempotency;
 
-    PaymentController(PaymentService payments) {
+    PaymentController(PaymentService payments, IdempotentRequests idempotency) {
         this.payments = payments;
+        this.idempotency = idempotency;
     }
 
     @PostMapping
@@ -57,12 +59,12 @@ class PaymentController {
             name = IdempotentRequests.HEADER,
             description = "A new key, say a UUID, per payment")
     ResponseEntity<PaymentView> create(@Valid @RequestBody CreatePaymentRequest request) {
-        IdempotencyKey key = IdempotentRequests.key(IDEMPOTENCY_SCOPE, request);
+        IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);
         try {
             PaymentView payment = payments.create(request.toNewPayment(), RequestMetadata.current(), key);
             return created(payment).body(payment);
         } catch (IdempotencyKeyUsedException used) {
-            UUID paymentId = PaymentService.paymentOf(IdempotentRequests.replayedStream(used));
+            UUID paymentId = PaymentService.paymentOf(idempotency.replayedStream(used));
             PaymentView payment = payments.get(paymentId).orElseThrow(() -> notFound(paymentId));
             return created(payment).header(IdempotentRequests.REPLAYED, "true").body(payment);
         }
