@@ -11,6 +11,8 @@ import io.sagaflow.gateway.support.GatewayTestBase;
 import io.sagaflow.gateway.support.Http;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** The gateway in front of failing services: breakers, time limits and retries, answered as problems. */
@@ -108,6 +110,81 @@ class ResilienceIT extends GatewayTestBase {
         assertThat(write.statusCode()).isEqualTo(503);
         assertThat(ORDER.count("POST", "/api/orders/busy") + ORDER_2.count("POST", "/api/orders/busy"))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aKeyedCreateGoesToAnotherReplicaWhenOneIsDown_orDropsIt_withItsBodyAndKey() {
+        ORDER_2.stop();
+        for (int i = 0; i < 2; i++) {
+            assertThat(createOrder("k-down-" + i, "{\"n\":" + i + "}").statusCode())
+                    .as("sent again to the live replica")
+                    .isEqualTo(200);
+        }
+        assertThat(ORDER.count("POST", "/api/orders")).isEqualTo(2);
+
+        ORDER_2.restart();
+        ORDER_2.drop("/api/orders");
+        for (int i = 0; i < 2; i++) {
+            assertThat(createOrder("k-drop-" + i, "{\"n\":" + i + "}").statusCode())
+                    .as("the request a stopping replica held, sent again")
+                    .isEqualTo(200);
+        }
+        assertThat(ORDER.received())
+                .extracting(r -> r.header("Idempotency-Key") + " " + r.body())
+                .containsExactly(
+                        "k-down-0 {\"n\":0}", "k-down-1 {\"n\":1}", "k-drop-0 {\"n\":0}", "k-drop-1 {\"n\":1}");
+        assertThat(ORDER_2.received())
+                .isNotEmpty()
+                .allSatisfy(held -> assertThat(ORDER.received())
+                        .filteredOn(again -> held.header("Idempotency-Key").equals(again.header("Idempotency-Key")))
+                        .singleElement()
+                        .satisfies(again -> assertThat(again.body()).isEqualTo(held.body())));
+    }
+
+    @Test
+    void writesWithoutOneKey_largeOnes_andOtherWritesAreSentOnce() {
+        ORDER_2.drop("/api/orders");
+        ORDER_2.drop("/api/orders/o-1/cancel");
+        String large = "{\"note\":\"" + "x".repeat(70 * 1024) + "\"}";
+
+        assertThat(sentOnceOfTwo(() -> Http.post(port, "/api/orders", "{}"))).isEqualTo(1);
+        assertThat(sentOnceOfTwo(
+                        () -> Http.post(port, "/api/orders", "{}", "Idempotency-Key", "k-a", "Idempotency-Key", "k-b")))
+                .isEqualTo(1);
+        assertThat(sentOnceOfTwo(() -> createOrder("k-large-" + UUID.randomUUID(), large)))
+                .isEqualTo(1);
+        assertThat(sentOnceOfTwo(() ->
+                        Http.post(port, "/api/orders/o-1/cancel", "{}", "Idempotency-Key", "k-" + UUID.randomUUID())))
+                .isEqualTo(1);
+        assertThat(ORDER_2.received()).hasSize(4);
+        assertThat(ORDER.received()).hasSize(4);
+    }
+
+    @Test
+    void aKeyedCreateAnswered503IsNotSentAgain() {
+        ORDER.answer("/api/orders", 503);
+        ORDER_2.answer("/api/orders", 503);
+
+        assertThat(createOrder("k-shed", "{}").statusCode()).isEqualTo(503);
+        assertThat(ORDER.count("POST", "/api/orders") + ORDER_2.count("POST", "/api/orders"))
+                .isEqualTo(1);
+    }
+
+    private HttpResponse<String> createOrder(String key, String body) {
+        return Http.post(port, "/api/orders", body, "Idempotency-Key", key);
+    }
+
+    /**
+     * Sends a request twice, once to each replica (round robin), and says how many of the two were not answered 200.
+     * The breakers are closed again after each pair, so that the failures of one pair cannot open them for the next.
+     */
+    private int sentOnceOfTwo(Supplier<HttpResponse<String>> request) {
+        int failed = 0;
+        for (int i = 0; i < 2; i++) {
+            failed += request.get().statusCode() == 200 ? 0 : 1;
+        }
+        breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
+        return failed;
     }
 
     private static void assertServiceUnavailable(HttpResponse<String> response) {

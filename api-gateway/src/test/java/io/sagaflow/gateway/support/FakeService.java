@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -39,6 +40,7 @@ public final class FakeService {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, Duration> delays = new ConcurrentHashMap<>();
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
+    private final Set<String> dropped = ConcurrentHashMap.newKeySet();
     private volatile HttpServer server;
 
     private FakeService(String name, int port) {
@@ -87,6 +89,14 @@ public final class FakeService {
         statuses.put(path, status);
     }
 
+    /**
+     * Reads and records every request to {@code path}, then closes the connection without an answer: a replica that
+     * stopped while it held the request, which it may or may not have carried out.
+     */
+    public void drop(String path) {
+        dropped.add(path);
+    }
+
     /** Closes the port: connections are refused until {@link #restart()}. */
     public synchronized void stop() {
         if (server != null) {
@@ -107,6 +117,7 @@ public final class FakeService {
         received.clear();
         delays.clear();
         statuses.clear();
+        dropped.clear();
     }
 
     private static HttpServer bind(int onPort) {
@@ -129,6 +140,9 @@ public final class FakeService {
                     exchange.getRequestURI().getRawQuery(),
                     Map.copyOf(exchange.getRequestHeaders()),
                     body));
+            if (dropped.contains(path)) {
+                return;
+            }
             Duration delay = delays.get(path);
             if (delay != null) {
                 try {
