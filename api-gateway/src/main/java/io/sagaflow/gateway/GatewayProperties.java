@@ -15,6 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param rateLimit the per-client token buckets
  * @param security optional JWT authentication
  * @param hazelcast the gateway's own Hazelcast cluster, which holds the token buckets
+ * @param unreachableReplicaPause how long a replica the gateway could not connect to is left out of load balancing
+ *     (0: never left out)
  */
 @ConfigurationProperties("sagaflow.gateway")
 public record GatewayProperties(
@@ -24,7 +26,8 @@ public record GatewayProperties(
         @DefaultValue Health health,
         @DefaultValue RateLimit rateLimit,
         @DefaultValue Security security,
-        @DefaultValue Cluster hazelcast) {
+        @DefaultValue Cluster hazelcast,
+        @DefaultValue("5s") Duration unreachableReplicaPause) {
 
     /** @param timeout connect and answer timeout of one call to a replica's {@code /actuator/health} */
     public record Health(@DefaultValue("1s") Duration timeout) {}

@@ -1,21 +1,30 @@
 package io.sagaflow.gateway.routing;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.sagaflow.gateway.GatewayProperties;
 import io.sagaflow.gateway.problem.ProblemWriter;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JCircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
+import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The pieces the configured routes use besides the gateway's own: the {@code RetryReads} filter, virtual threads for
- * the circuit breakers' time-limited calls, and the problems failed calls turn into.
+ * The pieces the configured routes use besides the gateway's own: the {@code RetryReads} and {@code RetryKeyedWrites}
+ * filters, load balancing over the replicas that can be reached, virtual threads for the circuit breakers'
+ * time-limited calls, and the problems failed calls turn into.
  */
 @Configuration(proxyBeanMethods = false)
+@LoadBalancerClients(defaultConfiguration = ReachableReplicasConfiguration.class)
 class RoutingConfiguration {
+
+    @Bean
+    UnreachableReplicas unreachableReplicas(GatewayProperties properties) {
+        return new UnreachableReplicas(properties.unreachableReplicaPause(), Clock.systemUTC());
+    }
 
     @Bean
     SagaflowFilterFunctions.FilterSupplier sagaflowFilterFunctions() {

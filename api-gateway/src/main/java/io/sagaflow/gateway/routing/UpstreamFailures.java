@@ -82,7 +82,8 @@ public final class UpstreamFailures {
                 || find(failure, SocketTimeoutException.class) != null;
     }
 
-    private static boolean isUnreachable(Throwable failure) {
+    /** Whether the call found no replica to connect to, so nothing was sent. */
+    static boolean isUnreachable(Throwable failure) {
         if (find(failure, ConnectException.class) != null
                 || find(failure, HttpConnectTimeoutException.class) != null
                 || find(failure, NoRouteToHostException.class) != null

@@ -79,6 +79,7 @@ class ResilienceIT extends GatewayTestBase {
         }
         assertThat(ORDER.received()).hasSize(4);
 
+        unreachableReplicas.clear();
         int served = 0;
         int refused = 0;
         for (int i = 0; i < 2; i++) {
@@ -87,11 +88,38 @@ class ResilienceIT extends GatewayTestBase {
             refused += status == 503 ? 1 : 0;
         }
         assertThat(served)
-                .as("round robin sends one of two writes to each replica")
+                .as("of two writes, one goes to each replica, or the second to the live one")
                 .isEqualTo(1);
         assertThat(refused)
                 .as("the write sent to the stopped replica is not retried")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aReplicaThatRefusedAConnectionIsLeftOutForAPause_thenTriedAgain() throws Exception {
+        ORDER_2.stop();
+        assertThat(Http.get(port, "/api/orders/o-1").statusCode()).isEqualTo(200);
+        assertThat(Http.get(port, "/api/orders/o-2").statusCode()).isEqualTo(200);
+
+        // Whichever replica the first read went to, the stopped one has refused a connection by now.
+        for (int i = 0; i < 6; i++) {
+            assertThat(Http.post(port, "/api/orders", "{}").statusCode())
+                    .as("an unkeyed write goes to the live replica only")
+                    .isEqualTo(200);
+        }
+        assertThat(ORDER.count("POST", "/api/orders")).isEqualTo(6);
+
+        ORDER_2.restart();
+        Thread.sleep(1_100);
+        for (int i = 0; i < 4; i++) {
+            assertThat(Http.get(port, "/api/orders/o-" + i).statusCode()).isEqualTo(200);
+        }
+        assertThat(ORDER_2.count("GET", "/api/orders/o-0")
+                        + ORDER_2.count("GET", "/api/orders/o-1")
+                        + ORDER_2.count("GET", "/api/orders/o-2")
+                        + ORDER_2.count("GET", "/api/orders/o-3"))
+                .as("after the pause, the replica that is back gets its share")
+                .isEqualTo(2);
     }
 
     @Test
@@ -123,6 +151,7 @@ class ResilienceIT extends GatewayTestBase {
         assertThat(ORDER.count("POST", "/api/orders")).isEqualTo(2);
 
         ORDER_2.restart();
+        unreachableReplicas.clear(); // rather than wait out its pause
         ORDER_2.drop("/api/orders");
         for (int i = 0; i < 2; i++) {
             assertThat(createOrder("k-drop-" + i, "{\"n\":" + i + "}").statusCode())

@@ -3,6 +3,7 @@ package io.sagaflow.gateway.support;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.sagaflow.gateway.ApiGatewayApplication;
+import io.sagaflow.gateway.routing.UnreachableReplicas;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -11,8 +12,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * One gateway in front of {@link FakeServices}, with small breakers (open after 4 failed calls, for 2 s) and a 1 s
- * time limit. Every test class extending it shares the context; each test leaves the services running and the breakers
+ * One gateway in front of {@link FakeServices}, with small breakers (open after 4 failed calls, for 2 s), a 1 s
+ * time limit and a replica it could not reach left out for 1 s. Every test class extending it shares the context; each test leaves the services running and the breakers
  * closed.
  */
 @SpringBootTest(
@@ -24,7 +25,8 @@ import org.springframework.test.context.DynamicPropertySource;
             "resilience4j.circuitbreaker.configs.default.wait-duration-in-open-state=2s",
             "resilience4j.circuitbreaker.configs.default.permitted-number-of-calls-in-half-open-state=1",
             "resilience4j.timelimiter.configs.default.timeout-duration=1s",
-            "sagaflow.gateway.health.timeout=500ms"
+            "sagaflow.gateway.health.timeout=500ms",
+            "sagaflow.gateway.unreachable-replica-pause=1s"
         })
 public abstract class GatewayTestBase {
 
@@ -33,6 +35,9 @@ public abstract class GatewayTestBase {
 
     @Autowired
     protected CircuitBreakerRegistry breakers;
+
+    @Autowired
+    protected UnreachableReplicas unreachableReplicas;
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
@@ -43,5 +48,6 @@ public abstract class GatewayTestBase {
     void leaveEverythingRunning() {
         FakeServices.resetAll();
         breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
+        unreachableReplicas.clear();
     }
 }

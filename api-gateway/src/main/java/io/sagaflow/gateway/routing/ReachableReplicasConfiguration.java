@@ -1,0 +1,50 @@
+package io.sagaflow.gateway.routing;
+
+import java.util.List;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.loadbalancer.Request;
+import org.springframework.cloud.loadbalancer.core.DelegatingServiceInstanceListSupplier;
+import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import reactor.core.publisher.Flux;
+
+/**
+ * The replicas each service's load balancer chooses from: the configured ones ({@code
+ * spring.cloud.discovery.client.simple.instances}) less those {@link UnreachableReplicas} leaves out. Used as the
+ * default configuration of every load-balancer client's own context (not a {@code @Configuration} of the
+ * application's: its supplier must be built in each client's context, which names the service).
+ */
+class ReachableReplicasConfiguration {
+
+    @Bean
+    ServiceInstanceListSupplier reachableReplicas(
+            ConfigurableApplicationContext context, UnreachableReplicas unreachable) {
+        // No cache: the configured list is in memory already (spring.cloud.loadbalancer.cache.enabled: false).
+        ServiceInstanceListSupplier configured = ServiceInstanceListSupplier.builder()
+                .withBlockingDiscoveryClient()
+                .build(context);
+        return new Reachable(configured, unreachable);
+    }
+
+    /** The delegate's instances, filtered at every choice. */
+    static final class Reachable extends DelegatingServiceInstanceListSupplier {
+
+        private final UnreachableReplicas unreachable;
+
+        Reachable(ServiceInstanceListSupplier delegate, UnreachableReplicas unreachable) {
+            super(delegate);
+            this.unreachable = unreachable;
+        }
+
+        @Override
+        public Flux<List<ServiceInstance>> get() {
+            return delegate.get().map(unreachable::reachable);
+        }
+
+        @Override
+        public Flux<List<ServiceInstance>> get(Request request) {
+            return delegate.get(request).map(unreachable::reachable);
+        }
+    }
+}
