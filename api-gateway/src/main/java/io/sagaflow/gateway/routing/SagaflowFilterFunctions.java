@@ -1,6 +1,10 @@
 package io.sagaflow.gateway.routing;
 
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -10,6 +14,7 @@ import org.springframework.cloud.gateway.server.mvc.filter.BeforeFilterFunctions
 import org.springframework.cloud.gateway.server.mvc.filter.SimpleFilterSupplier;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.servlet.function.HandlerFilterFunction;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -29,6 +34,13 @@ public final class SagaflowFilterFunctions {
      * about 10 KB.
      */
     static final long MAX_REPLAYABLE_BODY = 64 * 1024;
+
+    /**
+     * How much of the answer to a keyed write is read before it is passed on, so that a connection that breaks in the
+     * middle of it fails the attempt, which is then sent again, rather than the client's answer. A created resource is
+     * under a kilobyte.
+     */
+    static final long MAX_HELD_ANSWER = 64 * 1024;
 
     private static final Set<HttpMethod> IDEMPOTENT_READS = Set.of(HttpMethod.GET, HttpMethod.HEAD);
     private static final Set<Integer> UNAVAILABLE = Set.of(502, 503, 504);
@@ -63,8 +75,9 @@ public final class SagaflowFilterFunctions {
      * Idempotency-Key} (ADR 0070): sends a request that carries one key again, up to {@code retries} more times, when
      * the service could not be reached, closed the connection without an answer (a replica that stopped while it held
      * the request) or answered 502 or 504. The next replica then carries it out, or answers with what the first one
-     * did. Its body is held in memory for that, up to {@value #MAX_REPLAYABLE_BODY} bytes of a known length. A request
-     * without a key, with two, or with a larger body is sent once.
+     * did. Its body is held in memory for that, up to {@value #MAX_REPLAYABLE_BODY} bytes of a known length, and so is
+     * the answer, read to its end before it is passed on: a connection that breaks in the middle of the answer fails
+     * that attempt too. A request without a key, with two, or with a larger body is sent once.
      *
      * <p>Only for routes whose every write honours the key: sent again, a write that ignores it is applied twice.
      */
@@ -76,9 +89,43 @@ public final class SagaflowFilterFunctions {
                 return next.handle(request);
             }
             MvcUtils.cacheBody(request);
-            // Each attempt reads the held body from its start.
-            return retrying(request, retries, UNANSWERED, () -> next.handle(cachedBody.apply(request)));
+            return retrying(request, retries, UNANSWERED, () -> {
+                // Each attempt reads the held body from its start.
+                ServerResponse response = next.handle(cachedBody.apply(request));
+                holdAnswer(request);
+                return response;
+            });
         };
+    }
+
+    /**
+     * Reads the service's answer to its end, up to {@value #MAX_HELD_ANSWER} bytes, and has the proxy pass on those
+     * bytes: a replica that stops in the middle of its answer fails the attempt here, before anything of it reached
+     * the client. (The services answer in chunks, of no length known beforehand.) A longer answer is passed on as it
+     * comes, the bytes read first and then the rest.
+     *
+     * @throws ResourceAccessException if the connection broke before the end of the answer
+     */
+    private static void holdAnswer(ServerRequest request) {
+        ClientHttpResponse answer = MvcUtils.getAttribute(request, MvcUtils.CLIENT_RESPONSE_ATTR);
+        InputStream body = MvcUtils.getAttribute(request, MvcUtils.CLIENT_RESPONSE_INPUT_STREAM_ATTR);
+        if (answer == null || body == null) {
+            return;
+        }
+        try {
+            byte[] read = body.readNBytes((int) MAX_HELD_ANSWER + 1);
+            long length = answer.getHeaders().getContentLength();
+            if (length >= 0 && read.length < Math.min(length, MAX_HELD_ANSWER + 1)) {
+                throw new EOFException("the answer ended after " + read.length + " of " + length + " bytes");
+            }
+            InputStream held = new ByteArrayInputStream(read);
+            MvcUtils.putAttribute(
+                    request,
+                    MvcUtils.CLIENT_RESPONSE_INPUT_STREAM_ATTR,
+                    read.length > MAX_HELD_ANSWER ? new SequenceInputStream(held, body) : held);
+        } catch (IOException e) {
+            throw new ResourceAccessException("The answer broke off: " + e.getMessage(), e);
+        }
     }
 
     private static boolean replayable(ServerRequest request) {
@@ -89,26 +136,37 @@ public final class SagaflowFilterFunctions {
 
     /** One attempt at the service. */
     @FunctionalInterface
-    private interface Attempt {
+    interface Attempt {
 
         ServerResponse send() throws Exception;
     }
 
     /**
      * Makes {@code attempt} up to {@code retries} more times while it fails in transport or is answered with one of
-     * {@code statuses}; an interrupted thread (the time limit passed) makes no more.
+     * {@code statuses}; an interrupted thread (the time limit passed) makes no more. When every attempt failed, the
+     * failure passed on is the last one, unless that one found no replica to connect to while an earlier attempt
+     * reached one: the request may then have been carried out, which "cannot be reached" (503, nothing done) would
+     * deny, so the earlier failure (502, outcome unknown) is passed on.
      */
-    private static ServerResponse retrying(ServerRequest request, int retries, Set<Integer> statuses, Attempt attempt)
+    static ServerResponse retrying(ServerRequest request, int retries, Set<Integer> statuses, Attempt attempt)
             throws Exception {
+        RuntimeException reached = null;
         for (int n = 0; ; n++) {
             boolean last = n >= retries || Thread.currentThread().isInterrupted();
             ServerResponse response;
             try {
                 response = attempt.send();
             } catch (RuntimeException e) {
-                if (last || !UpstreamFailures.isTransportFailure(e)) {
+                if (!UpstreamFailures.isTransportFailure(e)) {
                     throw e;
                 }
+                if (!UpstreamFailures.isUnreachable(e)) {
+                    reached = e;
+                }
+                if (last) {
+                    throw reached != null ? reached : e;
+                }
+                discard(request);
                 continue;
             }
             if (last || !statuses.contains(response.statusCode().value())) {

@@ -171,6 +171,20 @@ class ResilienceIT extends GatewayTestBase {
     }
 
     @Test
+    void aKeyedCreateWhoseAnswerBreaksOffIsSentAgain() {
+        ORDER_2.truncate("/api/orders");
+
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> created = createOrder("k-cut-" + i, "{}");
+            assertThat(created.statusCode()).isEqualTo(200);
+            assertThat(created.body())
+                    .isEqualTo("{\"service\":\"order\",\"method\":\"POST\",\"path\":\"/api/orders\"}");
+        }
+        assertThat(ORDER_2.count("POST", "/api/orders")).isPositive();
+        assertThat(ORDER.count("POST", "/api/orders")).isEqualTo(2);
+    }
+
+    @Test
     void writesWithoutOneKey_largeOnes_andOtherWritesAreSentOnce() {
         ORDER_2.drop("/api/orders");
         ORDER_2.drop("/api/orders/o-1/cancel");

@@ -41,6 +41,7 @@ public final class FakeService {
     private final Map<String, Duration> delays = new ConcurrentHashMap<>();
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Set<String> dropped = ConcurrentHashMap.newKeySet();
+    private final Set<String> truncated = ConcurrentHashMap.newKeySet();
     private volatile HttpServer server;
 
     private FakeService(String name, int port) {
@@ -97,6 +98,14 @@ public final class FakeService {
         dropped.add(path);
     }
 
+    /**
+     * Answers every request to {@code path} with its headers and half its body, in chunks as the services answer,
+     * then closes the connection without the last chunk: a replica that stopped while it answered.
+     */
+    public void truncate(String path) {
+        truncated.add(path);
+    }
+
     /** Closes the port: connections are refused until {@link #restart()}. */
     public synchronized void stop() {
         if (server != null) {
@@ -118,6 +127,22 @@ public final class FakeService {
         delays.clear();
         statuses.clear();
         dropped.clear();
+        truncated.clear();
+    }
+
+    private void answerHalf(HttpExchange exchange) throws IOException {
+        received.add(new Received(
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().getPath(),
+                exchange.getRequestURI().getRawQuery(),
+                Map.copyOf(exchange.getRequestHeaders()),
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        exchange.getResponseBody().write("{\"service\":\"".getBytes(StandardCharsets.UTF_8));
+        exchange.getResponseBody().flush();
+        // Not closing the exchange: the server then drops the connection, and the answer has no last chunk.
+        throw new IOException(name + " stopped in the middle of its answer");
     }
 
     private static HttpServer bind(int onPort) {
@@ -131,6 +156,10 @@ public final class FakeService {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        if (truncated.contains(exchange.getRequestURI().getPath())) {
+            answerHalf(exchange);
+            return;
+        }
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
