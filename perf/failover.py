@@ -3,8 +3,8 @@
 perf/failover runs it against a stack it starts with two order replicas. Every order carries its own
 Idempotency-Key; the client never sends one again, so each answer that is not 201 is one the gateway gave up on.
 Afterwards it reads the order database: every key answered 201 must have placed exactly one order, and no order may
-exist for a key answered with a refusal (503, 4xx), which promises that nothing was done. A 504 promises nothing: its
-order may have been placed, as the client would find by sending it again with its key.
+exist for a key answered with a refusal (503, 4xx), which promises that nothing was done. A 502 or 504 promises
+nothing: its order may have been placed, as the client would find by sending it again with its key.
 
 A warm-up at half the rate comes first (its orders are not counted): a cold stack on a slow host answers its first
 orders in seconds, which is a measure of the JIT, not of failover.
@@ -67,8 +67,8 @@ def summarise(answers, placed, killed_at):
     """The run's verdict from the answers by key and the orders placed by key."""
     created = {k for k, a in answers.items() if a["status"] == 201}
     unanswered = placed.keys() - created
-    # A 504, or no answer at all, leaves the outcome open; a refusal says nothing was done.
-    refused = sorted(k for k in unanswered if answers[k]["status"] not in (0, 504))
+    # A 502 or 504, or no answer at all, leaves the outcome open; a refusal says nothing was done.
+    refused = sorted(k for k in unanswered if answers[k]["status"] not in (0, 502, 504))
     return {
         "sent": len(answers),
         "killed_at_s": killed_at,
@@ -78,7 +78,7 @@ def summarise(answers, placed, killed_at):
         "created_without_an_order": sorted(created - placed.keys()),
         "placed_more_than_once": sorted(k for k, streams in placed.items() if len(streams) > 1),
         "placed_but_refused": refused,
-        "placed_after_a_504_or_no_answer": len(unanswered) - len(refused),
+        "placed_after_a_502_504_or_no_answer": len(unanswered) - len(refused),
         "slowest_s": round(max((a["took_s"] for a in answers.values()), default=0), 3),
         "slowest_after_kill_s": round(max((a["took_s"] for a in answers.values()
                                            if a["sent_s"] + a["took_s"] >= killed_at), default=0), 3),
@@ -95,7 +95,7 @@ def describe(summary):
     return (f"{verdict}: {summary['sent']} keyed orders, one order replica killed at {summary['killed_at_s']} s; "
             f"answers {summary['answers']}; not created {summary['not_created_by_code'] or 'none'}; "
             f"orders placed twice {len(summary['placed_more_than_once'])}, placed though refused "
-            f"{len(summary['placed_but_refused'])}, placed after a 504 {summary['placed_after_a_504_or_no_answer']}, "
+            f"{len(summary['placed_but_refused'])}, placed after a 502/504 {summary['placed_after_a_502_504_or_no_answer']}, "
             f"answered but missing "
             f"{len(summary['created_without_an_order'])}; slowest answer {summary['slowest_s']} s "
             f"({summary['slowest_after_kill_s']} s among those after the kill)")

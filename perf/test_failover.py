@@ -19,12 +19,15 @@ class FailoverTest(unittest.TestCase):
         self.assertTrue(failover.describe(summary).startswith("PASS: 2 keyed orders"))
 
     def test_a_refused_order_fails_the_run_and_one_placed_though_refused_is_named(self):
-        answers = {"k1": answer(201), "k2": answer(503, code="SERVICE_UNAVAILABLE"), "k3": answer(504)}
-        summary = failover.summarise(answers, {"k1": ["order-1"], "k2": ["order-2"], "k3": ["order-3"]}, 10)
+        answers = {"k1": answer(201), "k2": answer(503, code="SERVICE_UNAVAILABLE"), "k3": answer(504),
+                   "k4": answer(502, code="BAD_GATEWAY")}
+        placed = {"k1": ["order-1"], "k2": ["order-2"], "k3": ["order-3"], "k4": ["order-4"]}
+        summary = failover.summarise(answers, placed, 10)
         self.assertFalse(failover.passed(summary))
-        self.assertEqual(summary["not_created_by_code"], {"503 SERVICE_UNAVAILABLE": 1, "504 None": 1})
+        self.assertEqual(summary["not_created_by_code"],
+                         {"503 SERVICE_UNAVAILABLE": 1, "504 None": 1, "502 BAD_GATEWAY": 1})
         self.assertEqual(summary["placed_but_refused"], ["k2"])
-        self.assertEqual(summary["placed_after_a_504_or_no_answer"], 1)
+        self.assertEqual(summary["placed_after_a_502_504_or_no_answer"], 2)
 
     def test_an_order_placed_twice_or_missing_fails_the_run(self):
         twice = failover.summarise({"k1": answer(201)}, {"k1": ["order-1", "order-2"]}, 10)
