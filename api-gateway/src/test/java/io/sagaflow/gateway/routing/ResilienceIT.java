@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The gateway in front of failing services: breakers, time limits and retries, answered as problems. */
@@ -66,6 +67,25 @@ class ResilienceIT extends GatewayTestBase {
                         "\"service\":\"inventory\"");
         assertThat(tookMillis).as("answered at the 1 s time limit").isBetween(900L, 2_000L);
         assertThat(Http.get(port, "/api/products/fast").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void anOrderReadThatWaitsForAChangeMayOutlastTheTimeLimit_otherReadsMayNot() {
+        ORDER.delay("/api/orders/o-waits", Duration.ofMillis(1_500));
+        ORDER_2.delay("/api/orders/o-waits", Duration.ofMillis(1_500));
+
+        HttpResponse<String> waited =
+                Http.get(port, "/api/orders/o-waits", "If-None-Match", "\"PENDING-1\"", "Prefer", "wait=10");
+        HttpResponse<String> plain = Http.get(port, "/api/orders/o-waits");
+
+        assertThat(waited.statusCode())
+                .as("answered after the 1 s time limit of other reads")
+                .isEqualTo(200);
+        assertThat(Stream.concat(ORDER.received().stream(), ORDER_2.received().stream())
+                        .map(received -> received.header("Prefer")))
+                .as("the wait reaches the service")
+                .contains("wait=10");
+        assertThat(plain.statusCode()).isEqualTo(504);
     }
 
     @Test
