@@ -130,13 +130,18 @@ public final class FakeService {
         truncated.clear();
     }
 
-    private void answerHalf(HttpExchange exchange) throws IOException {
+    /** Reads the request and records it. */
+    private void record(HttpExchange exchange) throws IOException {
         received.add(new Received(
                 exchange.getRequestMethod(),
                 exchange.getRequestURI().getPath(),
                 exchange.getRequestURI().getRawQuery(),
                 Map.copyOf(exchange.getRequestHeaders()),
                 new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+    }
+
+    private void answerHalf(HttpExchange exchange) throws IOException {
+        record(exchange);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, 0);
         exchange.getResponseBody().write("{\"service\":\"".getBytes(StandardCharsets.UTF_8));
@@ -162,13 +167,7 @@ public final class FakeService {
         }
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            received.add(new Received(
-                    exchange.getRequestMethod(),
-                    path,
-                    exchange.getRequestURI().getRawQuery(),
-                    Map.copyOf(exchange.getRequestHeaders()),
-                    body));
+            record(exchange);
             if (dropped.contains(path)) {
                 return;
             }
