@@ -112,6 +112,8 @@ def main(argv):
     parser.add_argument("--warmup", type=int, default=30, help="seconds at half the rate first, not counted")
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
+    if not 0 <= args.kill_at < args.seconds:
+        parser.error("--kill-at must fall within the run's --seconds: a run without the kill tests no failover")
     run = f"failover-{int(time.time())}-"
     answers, futures = {}, {}
     with ThreadPoolExecutor(max_workers=2 * args.rate) as pool:
