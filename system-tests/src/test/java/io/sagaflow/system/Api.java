@@ -57,7 +57,16 @@ final class Api {
         return send("PATCH", url, body);
     }
 
+    /** {@code POST} with an {@code Idempotency-Key}: a request the gateway may send again to another replica. */
+    static Response postKeyed(String url, Object body, String key) {
+        return send("POST", url, body, Map.of("Idempotency-Key", key));
+    }
+
     static Response send(String method, String url, Object body) {
+        return send(method, url, body, Map.of());
+    }
+
+    static Response send(String method, String url, Object body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
@@ -66,6 +75,7 @@ final class Api {
                         body == null
                                 ? HttpRequest.BodyPublishers.noBody()
                                 : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+        headers.forEach(request::header);
         try {
             HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             String text = response.body();

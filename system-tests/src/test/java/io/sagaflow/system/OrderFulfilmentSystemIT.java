@@ -19,7 +19,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,7 +38,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The order fulfilment saga across the four real services, each in its own process, two order-service replicas in
- * one per-service cluster. After every scenario the system-wide invariants are checked through the audit endpoint.
+ * one per-service cluster, and an API gateway in front of them as {@code bin/sagaflow start --replicas order=2} puts one.
+ * After every scenario the system-wide invariants are checked through the audit endpoint.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OrderFulfilmentSystemIT {
@@ -53,7 +56,7 @@ class OrderFulfilmentSystemIT {
 
     @BeforeAll
     static void startSystem() throws Exception {
-        system = SagaflowSystem.start(2, SAGA_TIMEOUT, COMPENSATION_TIMEOUT);
+        system = SagaflowSystem.startWithGateways(2, SAGA_TIMEOUT, COMPENSATION_TIMEOUT, 1, Map.of());
         bus = new ReliableTopicEventBus(
                 system.sharedMember, HazelcastNames.EVENT_TOPIC_PREFIX, 8, Duration.ofSeconds(30));
         observing = bus.subscribe("system-test-observer", everyTopicFamily(), new InMemoryCheckpoints(), observed::add);
@@ -316,16 +319,21 @@ class OrderFulfilmentSystemIT {
 
     @Test
     @Order(8)
-    void anOrderReplicaKilledMidRun_everySagaStillEnds() throws Exception {
+    void anOrderReplicaKilledMidRun_everyKeyedOrderThroughTheGatewayIsPlacedOnce_andEverySagaEnds() throws Exception {
         String product = newProduct(1_000, "2.00");
-        List<String> orders = new CopyOnWriteArrayList<>();
+        long ordersBefore = audit().get("ordersChecked").asLong();
+        String gateway = system.gateways.getFirst().url();
+        Map<String, Response> answers = new ConcurrentHashMap<>();
         ExecutorService clients = Executors.newFixedThreadPool(4);
         try {
             List<Future<?>> sent = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                sent.add(clients.submit(() -> orders.add(placeOrder(product, 1, system.orders.getFirst()))));
+                String key = "failover-" + i + "-" + UUID.randomUUID();
+                sent.add(clients.submit(
+                        () -> answers.put(key, Api.postKeyed(gateway + "/api/orders", order(product, key), key))));
             }
-            Thread.sleep(300);
+            // Killed with orders in flight on both replicas: the gateway spreads them round robin.
+            await().atMost(Duration.ofSeconds(60)).until(() -> answers.size() >= 40);
             system.orders.get(1).kill();
             for (Future<?> future : sent) {
                 future.get();
@@ -333,11 +341,34 @@ class OrderFulfilmentSystemIT {
         } finally {
             clients.shutdown();
         }
+        // Each request that reached the dead replica, or found it gone, was sent again by the gateway to the live
+        // one with its key (ADR 0012, 0070): every client got its order, none got a 5xx.
+        Map<String, String> failed = new TreeMap<>();
+        answers.forEach((key, answer) -> {
+            if (answer.status() != 201) {
+                failed.put(key, answer.status() + " " + answer.body());
+            }
+        });
+        assertThat(failed).isEmpty();
+        Set<String> orders = new HashSet<>();
+        answers.values()
+                .forEach(answer -> orders.add(answer.body().get("orderId").asString()));
+        assertThat(orders).hasSize(200);
+
         await().atMost(SAGA_TIMEOUT.multipliedBy(4))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> orders.stream()
                         .allMatch(o -> List.of("CONFIRMED", "CANCELLED").contains(status(o))));
-        assertThat(orders).hasSize(200);
+        // Placed once each: the store holds exactly the 200 orders the clients were answered with, no copy that a
+        // dead replica placed before the gateway sent its request again.
+        assertThat(audit().get("ordersChecked").asLong() - ordersBefore).isEqualTo(200);
+        long confirmed =
+                orders.stream().filter(o -> "CONFIRMED".equals(status(o))).count();
+        assertThat(Api.get(system.inventory.url() + "/api/products/" + product)
+                        .ok()
+                        .get("quantityReserved")
+                        .asLong())
+                .isEqualTo(confirmed);
     }
 
     @Test
@@ -405,6 +436,20 @@ class OrderFulfilmentSystemIT {
         // Products are checked before the customer: an unknown customer means the product is known.
         return response.status() == 422
                 && response.body().get("code").asString().equals("CUSTOMER_NOT_FOUND");
+    }
+
+    private static JsonNode audit() {
+        return Api.get(system.order().url() + "/api/admin/audit").ok();
+    }
+
+    private static Map<String, Object> order(String product, String shippingAddress) {
+        return Map.of(
+                "customerId",
+                customerId,
+                "lineItems",
+                List.of(Map.of("productId", product, "quantity", 1)),
+                "shippingAddress",
+                shippingAddress);
     }
 
     private static String placeOrder(String product, int quantity) {
