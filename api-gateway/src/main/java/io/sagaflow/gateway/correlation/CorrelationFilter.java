@@ -1,16 +1,13 @@
 package io.sagaflow.gateway.correlation;
 
+import io.sagaflow.gateway.headers.RewrittenRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
-import java.util.Collections;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -50,67 +47,8 @@ public class CorrelationFilter extends OncePerRequestFilter {
         response.setHeader(CORRELATION_ID, correlationId);
         response.setHeader(TraceContext.TRACEPARENT, hop.header());
         chain.doFilter(
-                new CorrelatedRequest(request, outgoing, dropped),
+                new RewrittenRequest(request, outgoing, dropped),
                 new CorrelatedResponse(response, Set.of(CORRELATION_ID, TraceContext.TRACEPARENT)));
-    }
-
-    /** The request with the gateway's correlation headers in place of the caller's. */
-    private static final class CorrelatedRequest extends HttpServletRequestWrapper {
-
-        private final Map<String, String> replaced;
-        private final Set<String> dropped;
-
-        CorrelatedRequest(HttpServletRequest request, Map<String, String> replaced, Set<String> dropped) {
-            super(request);
-            this.replaced = replaced;
-            this.dropped = dropped;
-        }
-
-        @Override
-        public String getHeader(String name) {
-            String value = replacement(name);
-            return value != null ? value : isDropped(name) ? null : super.getHeader(name);
-        }
-
-        @Override
-        public Enumeration<String> getHeaders(String name) {
-            String value = replacement(name);
-            if (value != null) {
-                return Collections.enumeration(Set.of(value));
-            }
-            return isDropped(name) ? Collections.emptyEnumeration() : super.getHeaders(name);
-        }
-
-        @Override
-        public Enumeration<String> getHeaderNames() {
-            Set<String> names = new LinkedHashSet<>();
-            for (Enumeration<String> given = super.getHeaderNames(); given.hasMoreElements(); ) {
-                String name = given.nextElement();
-                if (replacement(name) == null && !isDropped(name)) {
-                    names.add(name);
-                }
-            }
-            names.addAll(replaced.keySet());
-            return Collections.enumeration(names);
-        }
-
-        private String replacement(String name) {
-            for (var entry : replaced.entrySet()) {
-                if (entry.getKey().equalsIgnoreCase(name)) {
-                    return entry.getValue();
-                }
-            }
-            return null;
-        }
-
-        private boolean isDropped(String name) {
-            for (String header : dropped) {
-                if (header.equalsIgnoreCase(name)) {
-                    return true;
-                }
-            }
-            return false;
-        }
     }
 
     /** The response, whose correlation headers the gateway has set and the proxied response cannot add to. */
