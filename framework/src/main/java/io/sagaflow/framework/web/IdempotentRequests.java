@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
@@ -27,6 +28,11 @@ import tools.jackson.databind.json.JsonMapper;
  * the request body as the service read it, written as JSON by a mapper of its own: member order and white space do
  * not matter, and a change of the service's JSON settings does not turn a request made again into another one.
  *
+ * <p>Keys are unique per scope (the service's kind of resource, {@code orders}), and within it per caller when the
+ * request comes through the API gateway with an authenticated caller, named by {@value #CLIENT}: the gateway sets that
+ * header and drops any a caller sent. A request to a service directly, or through a gateway without authentication,
+ * names no caller, and its keys share the scope.
+ *
  * <p>It counts the requests made again, {@code sagaflow.idempotency.repeats} by {@code scope} and {@code outcome}:
  * {@code replayed} (answered with what the first one made) or {@code refused} (the key came with another request).
  * Many replays say clients lose answers (time-outs too short, connections cut); refusals say a client reuses keys.
@@ -39,10 +45,21 @@ public final class IdempotentRequests {
     /** The header on the answer to a request made again, {@code true}. */
     public static final String REPLAYED = "Idempotent-Replayed";
 
+    /**
+     * The request header the API gateway names the authenticated caller by (ADR 0070): with it, a key is the caller's
+     * own, apart from the same key of any other caller. The gateway sets it and drops a caller's.
+     */
+    public static final String CLIENT = "Sagaflow-Client";
+
     /** The longest key taken. */
     public static final int MAX_LENGTH = 255;
 
     private static final JsonMapper FINGERPRINTS = JsonMapper.builder().build();
+
+    private static final Pattern CLIENT_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /** Between a scope and the caller's name: no scope holds a space. */
+    private static final String CLIENT_SEPARATOR = " ";
 
     private final MeterRegistry meters;
 
@@ -67,7 +84,27 @@ public final class IdempotentRequests {
         if (headers.size() > 1) {
             throw invalid("give one " + HEADER + " header, not " + headers.size());
         }
-        return new IdempotencyKey(scope, parse(headers.getFirst()), fingerprint(body));
+        return new IdempotencyKey(scoped(scope, request), parse(headers.getFirst()), fingerprint(body));
+    }
+
+    /** {@code scope}, or the part of it that is the gateway's caller's when the request names one. */
+    private static String scoped(String scope, HttpServletRequest request) {
+        String client = request.getHeader(CLIENT);
+        if (client == null) {
+            return scope;
+        }
+        if (!CLIENT_NAME.matcher(client).matches()
+                || Collections.list(request.getHeaders(CLIENT)).size() > 1) {
+            throw ApiException.badRequest(
+                    "INVALID_CLIENT", "Invalid " + CLIENT + ": one name of 1 to 64 characters A-Z, a-z, 0-9, _ or -");
+        }
+        return scope + CLIENT_SEPARATOR + client;
+    }
+
+    /** The scope a key was counted under: its service's, without the caller's name. */
+    static String unscoped(String scope) {
+        int separator = scope.indexOf(CLIENT_SEPARATOR);
+        return separator < 0 ? scope : scope.substring(0, separator);
     }
 
     /**
@@ -79,7 +116,7 @@ public final class IdempotentRequests {
         boolean replayed = used.sameRequest();
         Counter.builder("sagaflow.idempotency.repeats")
                 .description("Requests made again with an Idempotency-Key: replayed, or refused as another request")
-                .tag("scope", used.key().scope())
+                .tag("scope", unscoped(used.key().scope()))
                 .tag("outcome", replayed ? "replayed" : "refused")
                 .register(meters)
                 .increment();

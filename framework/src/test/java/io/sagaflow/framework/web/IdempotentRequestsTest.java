@@ -101,6 +101,34 @@ class IdempotentRequestsTest {
         assertThat(repeats("orders", "refused")).isEqualTo(1);
     }
 
+    @Test
+    void aCallerNamedByTheGatewayHasKeysOfItsOwn_countedUnderTheScope() {
+        IdempotencyKey ann = keyOf(BODY, List.of("ann-name"), "k-1");
+        IdempotencyKey bob = keyOf(BODY, List.of("bob_name"), "k-1");
+        assertThat(ann.scope()).isEqualTo("orders ann-name");
+        assertThat(bob.scope()).isEqualTo("orders bob_name");
+        assertThat(ann.value()).isEqualTo(bob.value()).isEqualTo("k-1");
+        assertThat(ann.fingerprint()).isEqualTo(keyOf(BODY, "k-1").fingerprint());
+
+        idempotency.replayedStream(new IdempotencyKeyUsedException(ann, "order-1", ann.fingerprint()));
+        assertThat(repeats("orders", "replayed")).isEqualTo(1);
+    }
+
+    @Test
+    void aMalformedOrRepeatedCallerNameIsA400() {
+        for (List<String> clients :
+                List.of(List.of(""), List.of("ann name"), List.of("a".repeat(65)), List.of("ann", "bob"))) {
+            assertThatThrownBy(() -> keyOf(BODY, clients, "k-1"))
+                    .as(clients.toString())
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(HttpStatus.BAD_REQUEST);
+                        assertThat(e.code()).isEqualTo("INVALID_CLIENT");
+                    });
+        }
+        // Without a key the caller's name is not looked at.
+        assertThat(keyOf(BODY, List.of("ann name"))).isNull();
+    }
+
     private double repeats(String scope, String outcome) {
         return meters.get("sagaflow.idempotency.repeats")
                 .tag("scope", scope)
@@ -110,7 +138,12 @@ class IdempotentRequestsTest {
     }
 
     private IdempotencyKey keyOf(Object body, String... headers) {
+        return keyOf(body, List.of(), headers);
+    }
+
+    private IdempotencyKey keyOf(Object body, List<String> clients, String... headers) {
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/orders");
+        clients.forEach(client -> request.addHeader(IdempotentRequests.CLIENT, client));
         for (String header : headers) {
             request.addHeader(IdempotentRequests.HEADER, header);
         }

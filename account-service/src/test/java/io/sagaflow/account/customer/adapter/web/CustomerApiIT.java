@@ -270,6 +270,36 @@ class CustomerApiIT {
     }
 
     @Test
+    void callersNamedByTheGatewayHaveKeysOfTheirOwn() throws Exception {
+        String key = UUID.randomUUID().toString();
+        String annEmail = uniqueEmail();
+        String bobEmail = uniqueEmail();
+        String ann = "{\"email\":\"%s\",\"name\":\"Ann\"}".formatted(annEmail);
+
+        HttpResponse<String> annFirst = postAs("ann", key, ann);
+        HttpResponse<String> bobFirst = postAs("bob", key, "{\"email\":\"%s\",\"name\":\"Bob\"}".formatted(bobEmail));
+        HttpResponse<String> annAgain = postAs("ann", key, ann);
+        HttpResponse<String> bobAsAnn = postAs("bob", key, ann);
+        HttpResponse<String> unnamed = post("/api/customers", key, ann.replace(annEmail, uniqueEmail()));
+        HttpResponse<String> misnamed = postAs("ann smith", UUID.randomUUID().toString(), ann);
+
+        // The same key from two callers is two requests: each registers its customer.
+        assertThat(customerId(bobFirst)).isNotEqualTo(customerId(annFirst));
+        // Made again by its caller, it is answered with that caller's customer, and only by that caller.
+        assertThat(annAgain.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(customerId(annAgain)).isEqualTo(customerId(annFirst));
+        assertThat(bobAsAnn.statusCode()).isEqualTo(422);
+        assertThat(object(bobAsAnn)).containsEntry("code", "IDEMPOTENCY_KEY_REUSED");
+        // A request that names no caller (straight to the service) has the key space without a name.
+        assertThat(unnamed.statusCode()).isEqualTo(201);
+        assertThat(unnamed.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(misnamed.statusCode()).isEqualTo(400);
+        assertThat(object(misnamed)).containsEntry("code", "INVALID_CLIENT");
+        assertThat(customersWithEmail(annEmail)).isEqualTo(1);
+        assertThat(customersWithEmail(bobEmail)).isEqualTo(1);
+    }
+
+    @Test
     void statusChangesAreServedFreshAndClosedIsFinal() throws Exception {
         String id = customerId(register(uniqueEmail()));
         String path = "/api/customers/" + id;
@@ -401,6 +431,17 @@ class CustomerApiIT {
     private HttpResponse<String> post(String path, String idempotencyKey, String body) throws Exception {
         return http.send(
                 request(path)
+                        .header("Idempotency-Key", idempotencyKey)
+                        .POST(BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A registration through the gateway by an authenticated caller, whom the gateway names in Sagaflow-Client. */
+    private HttpResponse<String> postAs(String client, String idempotencyKey, String body) throws Exception {
+        return http.send(
+                request("/api/customers")
+                        .header("Sagaflow-Client", client)
                         .header("Idempotency-Key", idempotencyKey)
                         .POST(BodyPublishers.ofString(body))
                         .build(),
