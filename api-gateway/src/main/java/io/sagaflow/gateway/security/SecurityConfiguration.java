@@ -3,6 +3,8 @@ package io.sagaflow.gateway.security;
 import io.sagaflow.gateway.GatewayProperties;
 import io.sagaflow.gateway.problem.Problem;
 import io.sagaflow.gateway.problem.ProblemWriter;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
@@ -24,10 +26,20 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  * info and the API docs stay public; other actuator endpoints need {@code ADMIN}. 401 and 403 are problems
  * ({@code UNAUTHORIZED}, {@code FORBIDDEN}) with the bearer challenge in {@code WWW-Authenticate}. Without it (the
  * local default) no security filter runs (Spring Security's firewall still rejects malformed requests). Either way
- * the gateway keeps no session.
+ * the gateway keeps no session, and {@link ClientIdentityFilter} names the authenticated caller to the services.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
+
+    /** Right after Spring Security's filters, which know the caller by then. */
+    static final int CLIENT_IDENTITY_ORDER = SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1;
+
+    @Bean
+    FilterRegistrationBean<ClientIdentityFilter> clientIdentityFilter() {
+        var registration = new FilterRegistrationBean<>(new ClientIdentityFilter());
+        registration.setOrder(CLIENT_IDENTITY_ORDER);
+        return registration;
+    }
 
     @Bean
     SecurityFilterChain gatewaySecurity(HttpSecurity http, GatewayProperties properties, ProblemWriter problems)

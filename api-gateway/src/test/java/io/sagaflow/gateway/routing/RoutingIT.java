@@ -67,6 +67,24 @@ class RoutingIT extends GatewayTestBase {
     }
 
     @Test
+    void aCallersOwnClientNameNeverReachesAService() {
+        PAYMENT.answer("/api/payments", 201);
+
+        Http.post(
+                port,
+                "/api/payments",
+                "{\"orderId\":\"o-1\",\"amount\":12.5}",
+                "Idempotency-Key",
+                "k-1",
+                "Sagaflow-Client",
+                "somebody-else");
+
+        FakeService.Received received = PAYMENT.received().getLast();
+        assertThat(received.header("Idempotency-Key")).isEqualTo("k-1");
+        assertThat(received.header("Sagaflow-Client")).isNull();
+    }
+
+    @Test
     void everyMethodTheServicesUseIsProxied() {
         for (String method : List.of("PUT", "PATCH", "DELETE")) {
             HttpResponse<String> response = Http.send(Http.request(port, "/api/orders/o-1/cancel")

@@ -25,6 +25,9 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +107,39 @@ class SecurityIT {
                 .singleElement()
                 .satisfies(
                         request -> assertThat(request.header("Authorization")).isEqualTo("Bearer " + token));
+    }
+
+    @Test
+    void theServiceLearnsTheCallersName_fromTheGatewayAlone() {
+        String ann = "Bearer " + token(ISSUER_KEY, "ann", List.of("CUSTOMER"));
+        String bob = "Bearer " + token(ISSUER_KEY, "bob", List.of("CUSTOMER"));
+        ORDER.answer("/api/orders", 201);
+        ORDER_2.answer("/api/orders", 201);
+
+        Http.get(port, "/api/orders/o-1", "Authorization", ann);
+        Http.post(port, "/api/orders", "{}", "Authorization", ann, "Idempotency-Key", "k-1");
+        Http.post(port, "/api/orders", "{}", "Authorization", bob, "Idempotency-Key", "k-1");
+        Http.post(port, "/api/orders", "{}", "Authorization", bob, "Sagaflow-Client", "ann-forged");
+
+        // The SHA-256 of issuer and subject, base64url: the same name on every request of one caller, another for
+        // another caller, and whatever a caller sends under the header itself is replaced.
+        Map<String, Set<String>> namesByCaller = received().stream()
+                .collect(Collectors.groupingBy(
+                        request -> request.header("Authorization"),
+                        Collectors.mapping(request -> request.header("Sagaflow-Client"), Collectors.toSet())));
+        assertThat(namesByCaller.get(ann)).singleElement().asString().matches("[A-Za-z0-9_-]{43}");
+        assertThat(namesByCaller.get(bob)).singleElement().asString().matches("[A-Za-z0-9_-]{43}");
+        assertThat(namesByCaller.get(ann)).doesNotContainAnyElementsOf(namesByCaller.get(bob));
+    }
+
+    @Test
+    void aPublicPathCarriesNoCallersName() {
+        Http.get(port, "/api-docs/order", "Sagaflow-Client", "ann-forged");
+
+        assertThat(received())
+                .singleElement()
+                .satisfies(
+                        request -> assertThat(request.header("Sagaflow-Client")).isNull());
     }
 
     @Test
