@@ -209,6 +209,30 @@ class GatewaySystemIT {
 
     @Test
     @Order(3)
+    void oneKeyFromTwoCallersPlacesTwoOrders_andEachCallerGetsOnlyItsOwnBack() {
+        GatewayClient ann = a("keys");
+        GatewayClient bob = ann.withToken(ADMIN);
+        String key = UUID.randomUUID().toString();
+        Map<String, Object> order = orderFor(customerId, productId, 1);
+
+        Answer annFirst = ann.post("/api/orders", order, "Idempotency-Key", key);
+        Answer bobFirst = bob.post("/api/orders", order, "Idempotency-Key", key);
+        Answer annAgain = ann.post("/api/orders", order, "Idempotency-Key", key);
+
+        // The gateway names each authenticated caller to the service (Sagaflow-Client), which keeps their keys
+        // apart: bob's request is his own order, not a replay of ann's (ADR 0070).
+        String annOrder = annFirst.ok().get("orderId").asString();
+        String bobOrder = bobFirst.ok().get("orderId").asString();
+        assertThat(bobOrder).isNotEqualTo(annOrder);
+        assertThat(bobFirst.header("Idempotent-Replayed")).isEmpty();
+        assertThat(annAgain.header("Idempotent-Replayed")).hasValue("true");
+        assertThat(annAgain.ok().get("orderId").asString()).isEqualTo(annOrder);
+        awaitTerminal(ann, annOrder);
+        awaitTerminal(ann, bobOrder);
+    }
+
+    @Test
+    @Order(4)
     void onlyValidTokensPass_andAdminPathsNeedTheAdminRole() {
         GatewayClient client = b("jwt");
         String customer = "/api/customers/" + customerId;
@@ -248,7 +272,7 @@ class GatewaySystemIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void oneClientHasOneBucket_whicheverGatewayItsRequestsReach() {
         String key = "flood-" + UUID.randomUUID();
         GatewayClient[] gateways = {new GatewayClient(gateway(0), USER, key), new GatewayClient(gateway(1), USER, key)};
@@ -301,7 +325,7 @@ class GatewaySystemIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aFrozenServiceIsA504AtTheTimeLimit() throws Exception {
         GatewayClient client = b("frozen");
         String path = "/api/payments/order/" + UUID.randomUUID();
@@ -331,7 +355,7 @@ class GatewaySystemIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aStoppedServiceOpensItsBreaker_whichClosesWhenTheServiceIsBack() throws Exception {
         GatewayClient client = a("stopped");
         GatewayClient admin = a("stopped-admin").withToken(ADMIN);
