@@ -6,6 +6,7 @@ import io.sagaflow.gateway.problem.ProblemWriter;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JCircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
@@ -13,8 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The pieces the configured routes use besides the gateway's own: the {@code RetryReads} and {@code RetryKeyedWrites}
- * filters, load balancing over the replicas that can be reached, virtual threads for the circuit breakers'
+ * The pieces the configured routes use besides the gateway's own: the {@code RetryReads}, {@code RetryUnsentWrites}
+ * and {@code RetryKeyedWrites} filters with the servlet filter that tells which writes never left the gateway, load
+ * balancing over the replicas that can be reached, virtual threads for the circuit breakers'
  * time-limited calls, and the problems failed calls turn into.
  */
 @Configuration(proxyBeanMethods = false)
@@ -24,6 +26,11 @@ class RoutingConfiguration {
     @Bean
     UnreachableReplicas unreachableReplicas(GatewayProperties properties) {
         return new UnreachableReplicas(properties.unreachableReplicaPause(), Clock.systemUTC());
+    }
+
+    @Bean
+    FilterRegistrationBean<BodyReadFilter> bodyReadFilter() {
+        return new FilterRegistrationBean<>(new BodyReadFilter());
     }
 
     @Bean

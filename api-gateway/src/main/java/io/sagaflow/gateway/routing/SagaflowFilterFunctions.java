@@ -53,8 +53,8 @@ public final class SagaflowFilterFunctions {
     /**
      * {@code RetryReads=n}: sends a {@code GET} or {@code HEAD} again, up to {@code retries} more times, when the
      * service could not be reached or answered 502, 503 or 504; with several replicas the load balancer picks the
-     * next one. Other methods are not retried here (see {@link #retryKeyedWrites}): a write that reached a service
-     * must not be applied twice. Placed inside the route's circuit breaker, all attempts share one time limit and
+     * next one. Other methods are not retried here (see {@link #retryUnsentWrites} and {@link #retryKeyedWrites}): a
+     * write that reached a service must not be applied twice. Placed inside the route's circuit breaker, all attempts share one time limit and
      * count as one call.
      *
      * <p>Unlike the gateway's own {@code Retry} filter, this one also retries transport failures (which the proxy
@@ -71,13 +71,31 @@ public final class SagaflowFilterFunctions {
     }
 
     /**
+     * {@code RetryUnsentWrites=n}: sends a write (any method but {@code GET} and {@code HEAD}) again, up to {@code
+     * retries} more times, when it never left the gateway: the call found no replica to connect to (refused, or no
+     * connection within the connect time-out) and nothing of the request's body had been read ({@link
+     * BodyReadFilter}). The load balancer then picks the next replica, and leaves out the one that refused ({@link
+     * UnreachableReplicas}). A write that failed in any other way may have reached a service and is not sent again.
+     */
+    @Shortcut
+    public static HandlerFilterFunction<ServerResponse, ServerResponse> retryUnsentWrites(int retries) {
+        return (request, next) -> {
+            if (IDEMPOTENT_READS.contains(request.method())) {
+                return next.handle(request);
+            }
+            return retryingUnsent(request, retries, () -> next.handle(request));
+        };
+    }
+
+    /**
      * {@code RetryKeyedWrites=n}, for the routes of requests the service makes idempotent by their {@code
      * Idempotency-Key} (ADR 0070): sends a request that carries one key again, up to {@code retries} more times, when
      * the service could not be reached, closed the connection without an answer (a replica that stopped while it held
      * the request) or answered 502 or 504. The next replica then carries it out, or answers with what the first one
      * did. Its body is held in memory for that, up to {@value #MAX_REPLAYABLE_BODY} bytes of a known length, and so is
      * the answer, read to its end before it is passed on: a connection that breaks in the middle of the answer fails
-     * that attempt too. A request without a key, with two, or with a larger body is sent once.
+     * that attempt too. A request without a key, with two, or with a larger body is sent again only when it never left
+     * the gateway, as by {@link #retryUnsentWrites}.
      *
      * <p>Only for routes whose every write honours the key: sent again, a write that ignores it is applied twice.
      */
@@ -86,7 +104,7 @@ public final class SagaflowFilterFunctions {
         Function<ServerRequest, ServerRequest> cachedBody = BeforeFilterFunctions.adaptCachedBody();
         return (request, next) -> {
             if (!replayable(request)) {
-                return next.handle(request);
+                return retryingUnsent(request, retries, () -> next.handle(request));
             }
             MvcUtils.cacheBody(request);
             return retrying(request, retries, UNANSWERED, () -> {
@@ -173,6 +191,26 @@ public final class SagaflowFilterFunctions {
                 return response;
             }
             discard(request);
+        }
+    }
+
+    /**
+     * Makes {@code attempt} up to {@code retries} more times while it finds no replica to connect to and has read
+     * nothing of the request's body; any other outcome, answers of every status included, is passed on.
+     */
+    static ServerResponse retryingUnsent(ServerRequest request, int retries, Attempt attempt) throws Exception {
+        for (int n = 0; ; n++) {
+            try {
+                return attempt.send();
+            } catch (RuntimeException e) {
+                if (n >= retries
+                        || Thread.currentThread().isInterrupted()
+                        || !UpstreamFailures.isUnreachable(e)
+                        || BodyReadFilter.mayHaveBeenSent(request)) {
+                    throw e;
+                }
+                discard(request);
+            }
         }
     }
 

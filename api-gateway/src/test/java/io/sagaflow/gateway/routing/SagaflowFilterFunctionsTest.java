@@ -3,20 +3,25 @@ package io.sagaflow.gateway.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
-/** The retry loop of {@code RetryReads} and {@code RetryKeyedWrites}, attempt by attempt. */
+/** The retry loops of {@code RetryReads}, {@code RetryKeyedWrites} and {@code RetryUnsentWrites}, attempt by attempt. */
 class SagaflowFilterFunctionsTest {
 
     private static final RuntimeException REFUSED =
@@ -66,8 +71,67 @@ class SagaflowFilterFunctionsTest {
         assertThat(failing.made).isEqualTo(1);
     }
 
+    @Test
+    void aWriteThatFoundNoReplicaAndWhoseBodyNobodyReadIsMadeAgain() throws Exception {
+        ServerRequest write = throughBodyReadFilter();
+        Attempts attempts = new Attempts(REFUSED, REFUSED, ServerResponse.ok().build());
+
+        assertThat(SagaflowFilterFunctions.retryingUnsent(write, 2, attempts).statusCode())
+                .isEqualTo(HttpStatus.OK);
+        assertThat(attempts.made).isEqualTo(3);
+
+        Attempts failing = new Attempts(REFUSED, REFUSED);
+        assertThatThrownBy(() -> SagaflowFilterFunctions.retryingUnsent(throughBodyReadFilter(), 1, failing))
+                .isSameAs(REFUSED);
+        assertThat(failing.made).isEqualTo(2);
+    }
+
+    @Test
+    void aWriteThatMayHaveLeftTheGatewayIsNotMadeAgain() throws Exception {
+        // Its body was read: some of it may have reached the replica before the failure.
+        ServerRequest read = throughBodyReadFilter();
+        Attempts reading = new Attempts(REFUSED, ServerResponse.ok().build()) {
+            @Override
+            public ServerResponse send() {
+                try {
+                    read.servletRequest().getInputStream().read();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                return super.send();
+            }
+        };
+        assertThatThrownBy(() -> SagaflowFilterFunctions.retryingUnsent(read, 2, reading))
+                .isSameAs(REFUSED);
+        assertThat(reading.made).isEqualTo(1);
+
+        // It reached a replica; or it answered, whatever the status; or it did not pass the filter (not known).
+        Attempts broken = new Attempts(BROKEN, ServerResponse.ok().build());
+        assertThatThrownBy(() -> SagaflowFilterFunctions.retryingUnsent(throughBodyReadFilter(), 2, broken))
+                .isSameAs(BROKEN);
+        Attempts answered = new Attempts(
+                ServerResponse.status(502).build(), ServerResponse.ok().build());
+        assertThat(SagaflowFilterFunctions.retryingUnsent(throughBodyReadFilter(), 2, answered)
+                        .statusCode()
+                        .value())
+                .isEqualTo(502);
+        Attempts unknown = new Attempts(REFUSED, ServerResponse.ok().build());
+        assertThatThrownBy(() -> SagaflowFilterFunctions.retryingUnsent(request, 2, unknown))
+                .isSameAs(REFUSED);
+        assertThat(broken.made + answered.made + unknown.made).isEqualTo(3);
+    }
+
+    /** A write with a body, as the routes see it after {@link BodyReadFilter}. */
+    private static ServerRequest throughBodyReadFilter() throws Exception {
+        MockHttpServletRequest servlet = new MockHttpServletRequest("POST", "/api/orders/o-1/cancel");
+        servlet.setContent("{\"reason\":\"changed my mind\"}".getBytes(StandardCharsets.UTF_8));
+        AtomicReference<ServletRequest> passed = new AtomicReference<>();
+        new BodyReadFilter().doFilter(servlet, new MockHttpServletResponse(), (req, res) -> passed.set(req));
+        return ServerRequest.create((HttpServletRequest) passed.get(), List.of());
+    }
+
     /** Attempts that fail or answer in the given order. */
-    private static final class Attempts implements SagaflowFilterFunctions.Attempt {
+    private static class Attempts implements SagaflowFilterFunctions.Attempt {
 
         private final Deque<Object> outcomes;
         int made;
