@@ -37,6 +37,17 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(missing["created_without_an_order"], ["k1"])
         self.assertFalse(failover.passed(missing))
 
+    def test_without_keys_an_open_outcome_passes_but_a_refusal_does_not(self):
+        answers = {"k1": answer(201), "k2": answer(502, code="BAD_GATEWAY"), "k3": answer(0, code="TimeoutError")}
+        placed = {"k1": ["order-1"], "k2": ["order-2"]}
+        summary = failover.summarise(answers, placed, 10, keyed=False)
+        self.assertTrue(failover.passed(summary))
+        self.assertTrue(failover.describe(summary).startswith("PASS: 3 orders without a key"))
+        self.assertFalse(failover.passed(failover.summarise(answers, placed, 10, keyed=True)))
+
+        refused = dict(answers, k4=answer(503, code="SERVICE_UNAVAILABLE"))
+        self.assertFalse(failover.passed(failover.summarise(refused, placed, 10, keyed=False)))
+
 
 if __name__ == "__main__":
     unittest.main()
