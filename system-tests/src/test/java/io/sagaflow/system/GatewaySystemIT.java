@@ -62,6 +62,7 @@ class GatewaySystemIT {
         // A busy two-core box must not make the limiter give up on its cluster (it would let everything through).
         gateway.put("sagaflow.gateway.rate-limit.timeout", "1s");
         String breakers = "resilience4j.circuitbreaker.configs.default.";
+        gateway.put(breakers + "sliding-window-type", "count-based");
         gateway.put(breakers + "sliding-window-size", "4");
         gateway.put(breakers + "minimum-number-of-calls", "4");
         gateway.put(breakers + "wait-duration-in-open-state", OPEN_WAIT.toMillis() + "ms");

@@ -20,6 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
         classes = ApiGatewayApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+            "resilience4j.circuitbreaker.configs.default.sliding-window-type=count-based",
             "resilience4j.circuitbreaker.configs.default.sliding-window-size=4",
             "resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=4",
             "resilience4j.circuitbreaker.configs.default.wait-duration-in-open-state=2s",
