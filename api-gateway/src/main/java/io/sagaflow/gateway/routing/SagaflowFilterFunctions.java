@@ -106,9 +106,12 @@ public final class SagaflowFilterFunctions {
             if (!replayable(request)) {
                 return retryingUnsent(request, retries, () -> next.handle(request));
             }
-            MvcUtils.cacheBody(request);
+            byte[] body = MvcUtils.cacheBody(request).readAllBytes();
             return retrying(request, retries, UNANSWERED, () -> {
-                // Each attempt reads the held body from its start.
+                // Each attempt reads the held body from its start, through a stream of its own: the HTTP client
+                // writes a body on a thread of its own, and the writer of a failed attempt may still read after the
+                // next attempt began. Sharing one stream, it took the next attempt's body, which went out empty.
+                MvcUtils.putAttribute(request, MvcUtils.CACHED_REQUEST_BODY_ATTR, new ByteArrayInputStream(body));
                 ServerResponse response = next.handle(cachedBody.apply(request));
                 holdAnswer(request);
                 return response;

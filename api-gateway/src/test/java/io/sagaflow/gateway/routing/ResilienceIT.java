@@ -12,7 +12,12 @@ import io.sagaflow.gateway.support.GatewayTestBase;
 import io.sagaflow.gateway.support.Http;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -199,6 +204,34 @@ class ResilienceIT extends GatewayTestBase {
                         .filteredOn(again -> held.header("Idempotency-Key").equals(again.header("Idempotency-Key")))
                         .singleElement()
                         .satisfies(again -> assertThat(again.body()).isEqualTo(held.body())));
+    }
+
+    @Test
+    void keyedCreatesAReplicaHeldWhenItStoppedReachTheOtherWhole() throws Exception {
+        // Within the tests' time limit of 1 s: the live replica answers at once, the other holds each request 800 ms.
+        ORDER.delay("/api/orders", Duration.ofMillis(20));
+        ORDER_2.delay("/api/orders", Duration.ofMillis(800));
+        List<Future<HttpResponse<String>>> sent = new ArrayList<>();
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) {
+                String body = "{\"n\":" + i + ",\"pad\":\"" + "p".repeat(i * 100) + "\"}";
+                String key = "k-held-" + i;
+                sent.add(clients.submit(() -> createOrder(key, body)));
+            }
+            Thread.sleep(300);
+            ORDER_2.stop();
+            for (Future<HttpResponse<String>> answer : sent) {
+                assertThat(answer.get().statusCode()).as(answer.get().body()).isEqualTo(200);
+            }
+        }
+        // Every create the stopped replica held reached the live one with its own body, whole.
+        assertThat(ORDER.received())
+                .extracting(r -> r.header("Idempotency-Key") + " " + r.body())
+                .hasSize(8)
+                .allSatisfy(line -> {
+                    int n = Integer.parseInt(line.substring("k-held-".length(), line.indexOf(' ')));
+                    assertThat(line).endsWith(" {\"n\":" + n + ",\"pad\":\"" + "p".repeat(n * 100) + "\"}");
+                });
     }
 
     @Test

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +20,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.servlet.function.HandlerFunction;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
@@ -119,6 +122,34 @@ class SagaflowFilterFunctionsTest {
         assertThatThrownBy(() -> SagaflowFilterFunctions.retryingUnsent(request, 2, unknown))
                 .isSameAs(REFUSED);
         assertThat(broken.made + answered.made + unknown.made).isEqualTo(3);
+    }
+
+    @Test
+    void eachAttemptOfAKeyedCreateReadsAWholeBodyOfItsOwn() throws Exception {
+        String body = "{\"customerId\":\"c-1\",\"shippingAddress\":\"1 Main St\"}";
+        MockHttpServletRequest servlet = new MockHttpServletRequest("POST", "/api/orders");
+        servlet.setContent(body.getBytes(StandardCharsets.UTF_8));
+        servlet.addHeader("Idempotency-Key", "k-1");
+        servlet.addHeader("Content-Length", body.length());
+        List<InputStream> bodies = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
+        // The first attempt fails before the HTTP client's writer read its body; that writer reads it late, while the
+        // second attempt is under way, as a writer thread the host scheduled late would.
+        HandlerFunction<ServerResponse> proxy = attempt -> {
+            bodies.add(attempt.servletRequest().getInputStream());
+            if (bodies.size() == 1) {
+                throw BROKEN;
+            }
+            sent.add(new String(bodies.getFirst().readAllBytes(), StandardCharsets.UTF_8));
+            sent.add(new String(bodies.getLast().readAllBytes(), StandardCharsets.UTF_8));
+            return ServerResponse.ok().build();
+        };
+
+        ServerResponse answer =
+                SagaflowFilterFunctions.retryKeyedWrites(2).filter(ServerRequest.create(servlet, List.of()), proxy);
+
+        assertThat(answer.statusCode()).isEqualTo(HttpStatus.OK);
+        assertThat(sent).containsExactly(body, body);
     }
 
     /** A write with a body, as the routes see it after {@link BodyReadFilter}. */
