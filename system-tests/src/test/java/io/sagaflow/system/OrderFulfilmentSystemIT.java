@@ -38,8 +38,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The order fulfilment saga across the four real services, each in its own process, two order-service replicas in
- * one per-service cluster, and an API gateway in front of them as {@code bin/sagaflow start --replicas order=2} puts one.
- * After every scenario the system-wide invariants are checked through the audit endpoint.
+ * one per-service cluster, and an API gateway in front of them as {@code bin/sagaflow start --replicas order=2} puts
+ * one. After every scenario the system-wide invariants are checked through the audit endpoint.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OrderFulfilmentSystemIT {

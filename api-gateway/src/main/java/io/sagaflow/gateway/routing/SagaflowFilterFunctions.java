@@ -54,8 +54,8 @@ public final class SagaflowFilterFunctions {
      * {@code RetryReads=n}: sends a {@code GET} or {@code HEAD} again, up to {@code retries} more times, when the
      * service could not be reached or answered 502, 503 or 504; with several replicas the load balancer picks the
      * next one. Other methods are not retried here (see {@link #retryUnsentWrites} and {@link #retryKeyedWrites}): a
-     * write that reached a service must not be applied twice. Placed inside the route's circuit breaker, all attempts share one time limit and
-     * count as one call.
+     * write that reached a service must not be applied twice. Placed inside the route's circuit breaker, all attempts
+     * share one time limit and count as one call.
      *
      * <p>Unlike the gateway's own {@code Retry} filter, this one also retries transport failures (which the proxy
      * raises as {@code ResourceAccessException}, not {@code IOException}) and never retries them for writes.

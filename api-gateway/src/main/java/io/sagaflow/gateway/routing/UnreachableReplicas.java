@@ -18,8 +18,8 @@ import org.springframework.cloud.client.loadbalancer.ResponseData;
  * The replicas the gateway could not connect to lately (ADR 0012): each is left out of its service's load balancing
  * for a pause, so that requests go to the replicas that answer instead of failing on, or being retried past, one that
  * stopped. A replica that cannot be reached refuses connections at once, so finding it out costs one attempt, which
- * {@code RetryReads}, {@code RetryUnsentWrites} and {@code RetryKeyedWrites} send on. After the pause it is tried again; if it is still down the
- * first request to reach it leaves it out anew. When every replica of a service is left out, all are offered: a
+ * {@code RetryReads}, {@code RetryUnsentWrites} and {@code RetryKeyedWrites} send on. After the pause it is tried
+ * again; if it is still down the first request to reach it leaves it out anew. When every replica of a service is left out, all are offered: a
  * request that might fail is better than one that cannot succeed.
  *
  * <p>Only a failed connection counts: it says the replica is not there, and nothing was sent to it. A connection

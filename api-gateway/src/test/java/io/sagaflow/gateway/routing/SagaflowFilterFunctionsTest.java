@@ -24,7 +24,7 @@ import org.springframework.web.servlet.function.HandlerFunction;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
-/** The retry loops of {@code RetryReads}, {@code RetryKeyedWrites} and {@code RetryUnsentWrites}, attempt by attempt. */
+/** The retry loops of {@code RetryReads}, {@code RetryKeyedWrites} and {@code RetryUnsentWrites}, by attempt. */
 class SagaflowFilterFunctionsTest {
 
     private static final RuntimeException REFUSED =
