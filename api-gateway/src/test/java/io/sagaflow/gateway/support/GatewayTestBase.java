@@ -12,9 +12,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * One gateway in front of {@link FakeServices}, with small breakers (open after 4 failed calls of the last 4, for 2 s), a
- * 1 s time limit and a replica it could not reach left out for 1 s. Every test class extending it shares the context;
- * each test leaves the services running and the breakers closed.
+ * One gateway in front of {@link FakeServices}, with small breakers (open when half of the last 4 calls failed, for
+ * 2 s), a 1 s time limit and a replica it could not reach left out for 1 s. Every test class extending it shares the
+ * context; each test leaves the services running and the breakers closed.
  */
 @SpringBootTest(
         classes = ApiGatewayApplication.class,
