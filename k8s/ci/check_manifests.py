@@ -9,6 +9,8 @@
   looks up, the shared cluster's likewise; every URL and address in the services' configuration names a Service and
   port that exist; every service is given the same topic settings as the shared cluster's hazelcast.yaml (which is
   written out with them for SharedClusterConfigCheck.java).
+- Network policies (when a case renders them): each selects pods, names ports those pods have, admits only pods the
+  chart renders (or peers given by namespace), and every service Deployment is selected by one.
 - Dashboards: valid JSON, and every sagaflow_* metric they query is registered by the code.
 - Tiers: each perf tier matches the reference tiers (node types and counts, replicas and HPA ranges, the dedicated
   Hazelcast node group on Large), every pod can be placed on a node group of its eksctl config (labels, taints), and
@@ -100,6 +102,36 @@ def containers(spec):
 
 def selects(selector, labels):
     return all(labels.get(k) == v for k, v in (selector or {}).items())
+
+
+def check_network_policies(case, docs, problems):
+    """When a case renders NetworkPolicies: each selects pods, on ports those pods name, from pods the case renders;
+    and every service Deployment is selected by one (a service left out would accept anyone)."""
+    policies = [d for d in docs if d["kind"] == "NetworkPolicy"]
+    if not policies:
+        return 0
+    pods = [(d, *pod_spec(d)) for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job", "Pod")]
+    for policy in policies:
+        where = f"{case}: NetworkPolicy {policy['metadata']['name']}"
+        selected = [(doc, spec) for doc, spec, labels in pods
+                    if selects(policy["spec"]["podSelector"].get("matchLabels"), labels)]
+        if not selected:
+            problems.add(where, "selects no pod")
+        for rule in policy["spec"].get("ingress", []):
+            for port in rule.get("ports", []):
+                for doc, spec in selected:
+                    named = {p.get("name") for c in containers(spec) for p in c.get("ports", [])}
+                    if isinstance(port["port"], str) and port["port"] not in named:
+                        problems.add(where, f"port {port['port']!r} is not a port of {doc['metadata']['name']}")
+            for peer in rule.get("from", []):
+                if "podSelector" in peer and "namespaceSelector" not in peer and not any(
+                        selects(peer["podSelector"].get("matchLabels"), labels) for _, _, labels in pods):
+                    problems.add(where, f"allows pods the chart does not render: {peer['podSelector']}")
+    for doc, spec, labels in pods:
+        if doc["kind"] == "Deployment" and labels.get("app.kubernetes.io/component", "").endswith("-service") \
+                and not any(selects(p["spec"]["podSelector"].get("matchLabels"), labels) for p in policies):
+            problems.add(f"{case}: {doc['metadata']['name']}", "no NetworkPolicy selects it")
+    return len(policies)
 
 
 def pom_facts(pom_path, root):
@@ -462,6 +494,10 @@ def main():
         images |= check_images(case, docs, pom, problems)
         check_pods(case, docs, problems)
         check_wiring(case, docs, "sagaflow", args.out, problems)
+        if case == "everything":
+            print(f"   network policies: {check_network_policies(case, docs, problems)} in the everything case")
+        else:
+            check_network_policies(case, docs, problems)
         if case == "everything":
             metrics = check_dashboards(args.root, docs, problems)
             print(f"   dashboards query {len(metrics)} sagaflow metrics, all registered by the code")
