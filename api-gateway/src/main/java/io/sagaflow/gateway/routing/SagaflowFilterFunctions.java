@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.cloud.gateway.server.mvc.common.MvcUtils;
 import org.springframework.cloud.gateway.server.mvc.common.Shortcut;
@@ -27,6 +28,9 @@ public final class SagaflowFilterFunctions {
 
     /** The header of a creating request that the service carries out once however often it is sent (ADR 0070). */
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+    /** How the keys the gateway gives creating requests that carry none begin. */
+    static final String GATEWAY_KEY_PREFIX = "gateway-";
 
     /**
      * The largest body of a keyed write that is held in memory to be sent again; a larger one, or one of unknown
@@ -94,15 +98,21 @@ public final class SagaflowFilterFunctions {
      * the request) or answered 502 or 504. The next replica then carries it out, or answers with what the first one
      * did. Its body is held in memory for that, up to {@value #MAX_REPLAYABLE_BODY} bytes of a known length, and so is
      * the answer, read to its end before it is passed on: a connection that breaks in the middle of the answer fails
-     * that attempt too. A request without a key, with two, or with a larger body is sent again only when it never left
-     * the gateway, as by {@link #retryUnsentWrites}.
+     * that attempt too. A request with two keys, or with a larger body, is sent again only when it never left the
+     * gateway, as by {@link #retryUnsentWrites}.
+     *
+     * <p>A request without a key is given one by the gateway ({@value #GATEWAY_KEY_PREFIX} and a random UUID), the same
+     * for each of its attempts: the gateway is then a client that sends it again with its key, and a replica that dies
+     * holding it costs the client nothing either. The client's own retries are not covered (it does not know the key);
+     * the answer to an attempt that the service recognised as made again says {@code Idempotent-Replayed}.
      *
      * <p>Only for routes whose every write honours the key: sent again, a write that ignores it is applied twice.
      */
     @Shortcut
     public static HandlerFilterFunction<ServerResponse, ServerResponse> retryKeyedWrites(int retries) {
         Function<ServerRequest, ServerRequest> cachedBody = BeforeFilterFunctions.adaptCachedBody();
-        return (request, next) -> {
+        return (given, next) -> {
+            ServerRequest request = keyed(given);
             if (!replayable(request)) {
                 return retryingUnsent(request, retries, () -> next.handle(request));
             }
@@ -149,10 +159,24 @@ public final class SagaflowFilterFunctions {
         }
     }
 
+    /** {@code request}, with a key of the gateway's if it carries none and its body could be held to send again. */
+    private static ServerRequest keyed(ServerRequest request) {
+        if (!request.headers().header(IDEMPOTENCY_KEY).isEmpty() || !holdable(request)) {
+            return request;
+        }
+        return ServerRequest.from(request)
+                .header(IDEMPOTENCY_KEY, GATEWAY_KEY_PREFIX + UUID.randomUUID())
+                .build();
+    }
+
+    private static boolean holdable(ServerRequest request) {
+        long length = request.headers().contentLength().orElse(-1);
+        return length >= 0 && length <= MAX_REPLAYABLE_BODY;
+    }
+
     private static boolean replayable(ServerRequest request) {
         List<String> keys = request.headers().header(IDEMPOTENCY_KEY);
-        long length = request.headers().contentLength().orElse(-1);
-        return keys.size() == 1 && !keys.getFirst().isBlank() && length >= 0 && length <= MAX_REPLAYABLE_BODY;
+        return keys.size() == 1 && !keys.getFirst().isBlank() && holdable(request);
     }
 
     /** One attempt at the service. */

@@ -249,12 +249,33 @@ class ResilienceIT extends GatewayTestBase {
     }
 
     @Test
-    void writesWithoutOneKey_largeOnes_andOtherWritesAreSentOnce() {
+    void aCreateWithoutAKeyIsGivenOneByTheGateway_andSentAgainWithIt() {
+        ORDER_2.drop("/api/orders");
+
+        for (int i = 0; i < 2; i++) {
+            assertThat(Http.post(port, "/api/orders", "{\"n\":" + i + "}").statusCode())
+                    .as("sent again to the live replica, with the key the gateway gave it")
+                    .isEqualTo(200);
+        }
+        assertThat(ORDER.received())
+                .hasSize(2)
+                .allSatisfy(
+                        request -> assertThat(request.header("Idempotency-Key")).matches("gateway-[0-9a-f-]{36}"));
+        assertThat(ORDER_2.received())
+                .singleElement()
+                .satisfies(held -> assertThat(ORDER.received())
+                        .filteredOn(again -> again.body().equals(held.body()))
+                        .singleElement()
+                        .satisfies(again ->
+                                assertThat(again.header("Idempotency-Key")).isEqualTo(held.header("Idempotency-Key"))));
+    }
+
+    @Test
+    void writesWithTwoKeys_largeOnes_andOtherWritesAreSentOnce() {
         ORDER_2.drop("/api/orders");
         ORDER_2.drop("/api/orders/o-1/cancel");
         String large = "{\"note\":\"" + "x".repeat(70 * 1024) + "\"}";
 
-        assertThat(sentOnceOfTwo(() -> Http.post(port, "/api/orders", "{}"))).isEqualTo(1);
         assertThat(sentOnceOfTwo(
                         () -> Http.post(port, "/api/orders", "{}", "Idempotency-Key", "k-a", "Idempotency-Key", "k-b")))
                 .isEqualTo(1);
@@ -263,8 +284,13 @@ class ResilienceIT extends GatewayTestBase {
         assertThat(sentOnceOfTwo(() ->
                         Http.post(port, "/api/orders/o-1/cancel", "{}", "Idempotency-Key", "k-" + UUID.randomUUID())))
                 .isEqualTo(1);
+        assertThat(sentOnceOfTwo(() -> Http.post(port, "/api/orders", large))).isEqualTo(1);
         assertThat(ORDER_2.received()).hasSize(4);
         assertThat(ORDER.received()).hasSize(4);
+        assertThat(Stream.concat(ORDER.received().stream(), ORDER_2.received().stream())
+                        .map(request -> String.valueOf(request.header("Idempotency-Key"))))
+                .as("none was given a key by the gateway: each has its own, is too large to hold, or is not a create")
+                .noneMatch(key -> key.startsWith("gateway-"));
     }
 
     @Test

@@ -152,6 +152,34 @@ class SagaflowFilterFunctionsTest {
         assertThat(sent).containsExactly(body, body);
     }
 
+    @Test
+    void aCreateWithoutAKeyCarriesOneOfTheGatewaysOnEveryAttempt_aCreateWithOneKeepsIt() throws Exception {
+        List<String> keys = new ArrayList<>();
+        HandlerFunction<ServerResponse> proxy = attempt -> {
+            keys.add(String.join(",", attempt.headers().header("Idempotency-Key")));
+            if (keys.size() % 2 == 1) {
+                throw BROKEN;
+            }
+            return ServerResponse.ok().build();
+        };
+        SagaflowFilterFunctions.retryKeyedWrites(2).filter(create(null), proxy);
+        SagaflowFilterFunctions.retryKeyedWrites(2).filter(create("k-1"), proxy);
+
+        assertThat(keys).hasSize(4);
+        assertThat(keys.get(0)).matches("gateway-[0-9a-f-]{36}").isEqualTo(keys.get(1));
+        assertThat(keys.subList(2, 4)).containsOnly("k-1");
+    }
+
+    private static ServerRequest create(String key) {
+        MockHttpServletRequest servlet = new MockHttpServletRequest("POST", "/api/orders");
+        servlet.setContent("{}".getBytes(StandardCharsets.UTF_8));
+        servlet.addHeader("Content-Length", 2);
+        if (key != null) {
+            servlet.addHeader("Idempotency-Key", key);
+        }
+        return ServerRequest.create(servlet, List.of());
+    }
+
     /** A write with a body, as the routes see it after {@link BodyReadFilter}. */
     private static ServerRequest throughBodyReadFilter() throws Exception {
         MockHttpServletRequest servlet = new MockHttpServletRequest("POST", "/api/orders/o-1/cancel");
