@@ -4,9 +4,8 @@ import static io.sagaflow.gateway.support.FakeServices.ORDER_2;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.sagaflow.gateway.ApiGatewayApplication;
-import io.sagaflow.gateway.support.FakeServices;
+import io.sagaflow.gateway.support.FakeServicesTestBase;
 import io.sagaflow.gateway.support.Http;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,13 +13,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A replica lost under load, with the gateway's own breaker and time limit (application.yml), not the small ones of
@@ -30,30 +24,9 @@ import org.springframework.test.context.DynamicPropertySource;
         classes = ApiGatewayApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "sagaflow.gateway.unreachable-replica-pause=1s")
-class ReplicaLossIT {
+class ReplicaLossIT extends FakeServicesTestBase {
 
     private static final String HELD = "/api/orders/o-held/cancel";
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    CircuitBreakerRegistry breakers;
-
-    @Autowired
-    UnreachableReplicas unreachableReplicas;
-
-    @DynamicPropertySource
-    static void services(DynamicPropertyRegistry registry) {
-        FakeServices.register(registry);
-    }
-
-    @AfterEach
-    void leaveEverythingRunning() {
-        FakeServices.resetAll();
-        breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
-        unreachableReplicas.clear();
-    }
 
     @Test
     void theWritesADyingReplicaHeldFail_andTheServiceStaysOpenThroughTheOther() throws Exception {

@@ -1,20 +1,12 @@
 package io.sagaflow.gateway.support;
 
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.sagaflow.gateway.ApiGatewayApplication;
-import io.sagaflow.gateway.routing.UnreachableReplicas;
-import org.junit.jupiter.api.AfterEach;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One gateway in front of {@link FakeServices}, with small breakers (open when half of the last 4 calls failed, for
  * 2 s), a 1 s time limit and a replica it could not reach left out for 1 s. Every test class extending it shares the
- * context; each test leaves the services running and the breakers closed.
+ * context.
  */
 @SpringBootTest(
         classes = ApiGatewayApplication.class,
@@ -29,26 +21,4 @@ import org.springframework.test.context.DynamicPropertySource;
             "sagaflow.gateway.health.timeout=500ms",
             "sagaflow.gateway.unreachable-replica-pause=1s"
         })
-public abstract class GatewayTestBase {
-
-    @LocalServerPort
-    protected int port;
-
-    @Autowired
-    protected CircuitBreakerRegistry breakers;
-
-    @Autowired
-    protected UnreachableReplicas unreachableReplicas;
-
-    @DynamicPropertySource
-    static void services(DynamicPropertyRegistry registry) {
-        FakeServices.register(registry);
-    }
-
-    @AfterEach
-    void leaveEverythingRunning() {
-        FakeServices.resetAll();
-        breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
-        unreachableReplicas.clear();
-    }
-}
+public abstract class GatewayTestBase extends FakeServicesTestBase {}
