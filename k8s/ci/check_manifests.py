@@ -10,7 +10,8 @@
   port that exist; every service is given the same topic settings as the shared cluster's hazelcast.yaml (which is
   written out with them for SharedClusterConfigCheck.java).
 - Network policies (when a case renders them): each selects pods, names ports those pods have, admits only pods the
-  chart renders (or peers given by namespace), and every service Deployment is selected by one.
+  chart renders (or peers given by namespace), and every Deployment and StatefulSet but the gateway's is selected by
+  one.
 - Dashboards: valid JSON, and every sagaflow_* metric they query is registered by the code.
 - Tiers: each perf tier matches the reference tiers (node types and counts, replicas and HPA ranges, the dedicated
   Hazelcast node group on Large), every pod can be placed on a node group of its eksctl config (labels, taints), and
@@ -106,7 +107,7 @@ def selects(selector, labels):
 
 def check_network_policies(case, docs, problems):
     """When a case renders NetworkPolicies: each selects pods, on ports those pods name, from pods the case renders;
-    and every service Deployment is selected by one (a service left out would accept anyone)."""
+    and every Deployment and StatefulSet but the gateway's is selected by one (one left out would accept anyone)."""
     policies = [d for d in docs if d["kind"] == "NetworkPolicy"]
     if not policies:
         return 0
@@ -128,7 +129,8 @@ def check_network_policies(case, docs, problems):
                         selects(peer["podSelector"].get("matchLabels"), labels) for _, _, labels in pods):
                     problems.add(where, f"allows pods the chart does not render: {peer['podSelector']}")
     for doc, spec, labels in pods:
-        if doc["kind"] == "Deployment" and labels.get("app.kubernetes.io/component", "").endswith("-service") \
+        # The gateway is the way in: open to all. Every other long-running component has a policy.
+        if doc["kind"] in ("Deployment", "StatefulSet") and labels.get("app.kubernetes.io/component") != "api-gateway" \
                 and not any(selects(p["spec"]["podSelector"].get("matchLabels"), labels) for p in policies):
             problems.add(f"{case}: {doc['metadata']['name']}", "no NetworkPolicy selects it")
     return len(policies)
