@@ -201,7 +201,7 @@ class CustomerApiIT {
         assertThat(repeats("replayed") - replayedBefore).isEqualTo(1);
     }
 
-    /** {@code sagaflow_idempotency_repeats_total} of the registrations, as Prometheus scrapes it; 0 before the first. */
+    /** {@code sagaflow_idempotency_repeats_total} of the registrations, as Prometheus scrapes it; 0 before any. */
     private double repeats(String outcome) throws Exception {
         String sample = "sagaflow_idempotency_repeats_total{outcome=\"%s\",scope=\"customers\"} ".formatted(outcome);
         return get("/actuator/prometheus")
