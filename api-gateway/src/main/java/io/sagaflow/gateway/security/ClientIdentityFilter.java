@@ -37,11 +37,14 @@ public class ClientIdentityFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String client = client(SecurityContextHolder.getContext().getAuthentication());
-        chain.doFilter(
-                client == null
-                        ? new RewrittenRequest(request, Map.of(), Set.of(HEADER))
-                        : new RewrittenRequest(request, Map.of(HEADER, client), Set.of()),
-                response);
+        if (client != null) {
+            chain.doFilter(new RewrittenRequest(request, Map.of(HEADER, client), Set.of()), response);
+        } else if (request.getHeader(HEADER) != null) {
+            chain.doFilter(new RewrittenRequest(request, Map.of(), Set.of(HEADER)), response);
+        } else {
+            // Nothing to set and nothing to drop: the request as it came, without a wrapper.
+            chain.doFilter(request, response);
+        }
     }
 
     /** The caller's opaque name, or null when nobody was authenticated. */
