@@ -119,7 +119,8 @@ class ResilienceIT extends GatewayTestBase {
                 .containsExactly(
                         "/api/orders/o-0/cancel {\"reason\":\"r0\"}", "/api/orders/o-1/cancel {\"reason\":\"r1\"}");
 
-        // A create without a key takes the same way.
+        // A create without a key reaches the live replica too: the gateway gives it a key of its own and sends it again
+        // as a keyed create (ADR 0070); one too large to hold would take the way of the writes above.
         unreachableReplicas.clear();
         for (int i = 0; i < 2; i++) {
             assertThat(Http.post(port, "/api/orders", "{\"n\":" + i + "}").statusCode())
