@@ -10,6 +10,7 @@ import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.JsonOnlyConverters;
 import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
+import io.sagaflow.framework.web.WholeJsonAnswers;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,8 +24,8 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Problem details, correlation ids, a bound on requests in flight, idempotency keys, JSON-only message converters and
- * lean connection buffers for every servlet-based service.
+ * Problem details, correlation ids, a bound on requests in flight, idempotency keys, JSON-only message converters, JSON
+ * answers sent whole and lean connection buffers for every servlet-based service.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -65,6 +66,12 @@ public class SagaflowWebAutoConfiguration {
     @Bean
     JsonOnlyConverters jsonOnlyConverters() {
         return new JsonOnlyConverters();
+    }
+
+    /** A JSON answer sent with its length in one write, not chunked (ADR 0071). */
+    @Bean
+    WholeJsonAnswers wholeJsonAnswers() {
+        return new WholeJsonAnswers();
     }
 
     @Bean

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -128,6 +130,24 @@ class WebConventionsIT {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).isEqualTo(name.repeat(2) + i);
         }
+    }
+
+    @Test
+    void jsonAnswersCarryTheirLength_onlyOnesLargerThanTomcatsBufferAreChunked() throws Exception {
+        HttpResponse<String> created = post("/things", "{\"name\":\"widget\",\"quantity\":3}");
+        HttpResponse<String> problem = get("/things/" + UUID.randomUUID());
+        for (HttpResponse<String> whole : List.of(created, problem)) {
+            assertThat(whole.headers().firstValue("Transfer-Encoding")).isEmpty();
+            assertThat(whole.headers().firstValueAsLong("Content-Length"))
+                    .hasValue(whole.body().getBytes(StandardCharsets.UTF_8).length);
+        }
+
+        HttpResponse<String> many = get("/things/many?count=1000");
+        assertThat(many.statusCode()).isEqualTo(200);
+        assertThat(many.headers().firstValue("Transfer-Encoding")).hasValue("chunked");
+        assertThat(many.body())
+                .startsWith("[{\"name\":\"thing 0\"")
+                .endsWith("{\"name\":\"thing 999\",\"quantity\":1000}]");
     }
 
     @Test
@@ -362,6 +382,13 @@ class WebConventionsIT {
             @PostMapping("/things/echo")
             String echo(@Valid @RequestBody NewThing thing) {
                 return thing.name().repeat(2) + thing.quantity();
+            }
+
+            @GetMapping("/things/many")
+            List<NewThing> many(@RequestParam int count) {
+                return IntStream.range(0, count)
+                        .mapToObj(i -> new NewThing("thing " + i, i + 1))
+                        .toList();
             }
 
             @PostMapping("/things")
