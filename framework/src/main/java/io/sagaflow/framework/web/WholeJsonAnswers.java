@@ -24,8 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
  * closing chunk, is woken twice to read it. Here the answer is held until Jackson is done, so the length is known when
  * the headers are written; an answer larger than {@link #HELD_AT_MOST} is streamed as before.
  *
- * <p>The converter replaces Spring Boot's own, with the same {@link JsonMapper}; the actuator's converters are not
- * touched.
+ * <p>The converter replaces Spring Boot's own, with the same {@link JsonMapper}, once the list of converters is built;
+ * a converter of any other class, a subclass included, is kept. The actuator registers its own mapper for its answers
+ * on the JSON converter after that (Spring runs such configurers after the list's), so it registers it on this one,
+ * and its answers go out whole too.
  */
 public final class WholeJsonAnswers implements WebMvcConfigurer {
 

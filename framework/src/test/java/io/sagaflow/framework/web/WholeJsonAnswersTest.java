@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.ResolvableType;
@@ -88,6 +89,30 @@ class WholeJsonAnswersTest {
                 .singleElement()
                 .extracting(converter -> ((WholeJsonAnswers.Converter) converter).getMapper())
                 .isSameAs(mapper);
+    }
+
+    @Test
+    void aMapperRegisteredOnTheConverterLaterReachesTheReplacement_asTheActuatorsDoes() {
+        // Spring Boot's actuator registers its own mapper for its answers on the JSON converter, through a
+        // configurer of each converter, which Spring runs after the list's: the replacement must be what it gets.
+        JsonMapper endpoints = JsonMapper.builder().build();
+        HttpMessageConverters.ServerBuilder builder =
+                HttpMessageConverters.forServer().withJsonConverter(new JacksonJsonHttpMessageConverter(mapper));
+        new WholeJsonAnswers().configureMessageConverters(builder);
+        builder.configureMessageConverters(converter -> {
+            if (converter instanceof JacksonJsonHttpMessageConverter json) {
+                json.registerMappersForType(Line.class, mappers -> mappers.put(MediaType.APPLICATION_JSON, endpoints));
+            }
+        });
+
+        List<HttpMessageConverter<?>> converters = new ArrayList<>();
+        builder.build().forEach(converters::add);
+
+        assertThat(converters)
+                .filteredOn(WholeJsonAnswers.Converter.class::isInstance)
+                .singleElement()
+                .extracting(converter -> ((WholeJsonAnswers.Converter) converter).getMappersForType(Line.class))
+                .isEqualTo(Map.of(MediaType.APPLICATION_JSON, endpoints));
     }
 
     private void write(Object value, MockHttpServletResponse servlet) throws IOException {
