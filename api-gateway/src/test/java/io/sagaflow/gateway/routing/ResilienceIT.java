@@ -120,7 +120,7 @@ class ResilienceIT extends GatewayTestBase {
                         "/api/orders/o-0/cancel {\"reason\":\"r0\"}", "/api/orders/o-1/cancel {\"reason\":\"r1\"}");
 
         // A create without a key reaches the live replica too: the gateway gives it a key of its own and sends it again
-        // as a keyed create (ADR 0070); one too large to hold would take the way of the writes above.
+        // as a keyed create (ADR 0070).
         unreachableReplicas.clear();
         for (int i = 0; i < 2; i++) {
             assertThat(Http.post(port, "/api/orders", "{\"n\":" + i + "}").statusCode())
@@ -130,6 +130,21 @@ class ResilienceIT extends GatewayTestBase {
                 .filteredOn(r -> r.path().equals("/api/orders"))
                 .extracting(FakeService.Received::body)
                 .containsExactly("{\"n\":0}", "{\"n\":1}");
+
+        // Creates too large to hold, with a key or without, take the way of the writes above: never sent, so sent on.
+        unreachableReplicas.clear();
+        String large = "{\"note\":\"" + "x".repeat(70 * 1024) + "\"}";
+        assertThat(createOrder("k-large-" + UUID.randomUUID(), large).statusCode())
+                .isEqualTo(200);
+        assertThat(Http.post(port, "/api/orders", large).statusCode()).isEqualTo(200);
+        assertThat(ORDER.received())
+                .filteredOn(r -> r.body().equals(large))
+                .hasSize(2)
+                .extracting(r -> String.valueOf(r.header("Idempotency-Key")))
+                .as("the client's key kept, none given to the one without: its body could not be held")
+                .satisfiesExactly(
+                        key -> assertThat(key).startsWith("k-large-"),
+                        key -> assertThat(key).isEqualTo("null"));
     }
 
     @Test
