@@ -19,8 +19,8 @@ import org.springframework.cloud.client.loadbalancer.ResponseData;
  * for a pause, so that requests go to the replicas that answer instead of failing on, or being retried past, one that
  * stopped. A replica that cannot be reached refuses connections at once, so finding it out costs one attempt, which
  * {@code RetryReads}, {@code RetryUnsentWrites} and {@code RetryKeyedWrites} send on. After the pause it is tried
- * again; if it is still down the first request to reach it leaves it out anew. When every replica of a service is left out, all are offered: a
- * request that might fail is better than one that cannot succeed.
+ * again; if it is still down the first request to reach it leaves it out anew. When every replica of a service is
+ * left out, all are offered: a request that might fail is better than one that cannot succeed.
  *
  * <p>Only a failed connection counts: it says the replica is not there, and nothing was sent to it. A connection
  * closed under a request, a time-out or a 5xx can have other causes, and a breaker per service already covers a
