@@ -11,16 +11,24 @@ order again only if it never left the gateway (it found the killed replica gone 
 orders the killed replica held when it died are answered 502, outcome unknown, and that is all that may fail. A 503
 for such an order, "nothing done" while another replica was up, fails the run.
 
+Then it waits (up to --settle seconds) for the saga of every order placed to end, and reads from the order
+database when each started and ended. Every saga must end CONFIRMED: the run's customer has the credit and its product
+the stock for every order, so a cancelled saga is one that failover broke (most likely its deadline passed while its
+messages were lost or stuck), and one still running after the wait is worse. The summary gives the sagas' durations
+before, across and after the kill, when the last saga in flight at the kill ended, and the longest time after the kill
+in which no saga ended at all: the saga side of the recovery window, which the answers alone do not show.
+
 A warm-up at half the rate comes first (its orders are not counted): a cold stack on a slow host answers its first
 orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
-        [--warmup 30] [--unkeyed] OUT
+        [--warmup 30] [--settle 90] [--survivor-log FILE] [--unkeyed] OUT
 """
 
 import argparse
 import http.client
 import json
+import math
 import os
 import signal
 import subprocess
@@ -70,8 +78,86 @@ def recorded(run):
     return placed
 
 
-def summarise(answers, placed, killed_at, keyed=True):
-    """The run's verdict from the answers by key and the orders placed by key."""
+TERMINAL = ("CONFIRMED", "CANCELLED", "COMPENSATION_FAILED")
+
+
+def master_was_killed(survivor_log):
+    """Whether the killed replica was its cluster's master (the member that coordinates the saga job), from the last
+    member list of two in the survivor's log, which lists the master first and marks the survivor 'this'; None if the
+    log has none."""
+    members = []
+    lines = survivor_log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Members {size:2,"):
+            members = [m.strip() for m in lines[i + 1:i + 3]]
+    return not members[0].endswith(" this") if members else None
+
+
+def sagas_of(run, started_wall):
+    """The saga of each order the run placed, by key: status ('' if the saga has no row yet), when it started and ended
+    in seconds after the run's start (ended None while it runs), and why it failed."""
+    rows = subprocess.run(PSQL + ["-c", "select o.shipping_address, coalesce(s.status, ''),"
+                                        " extract(epoch from s.started_at), extract(epoch from s.completed_at),"
+                                        " coalesce(s.failure_reason, '') from order_view o"
+                                        " left join saga_view s on s.saga_id = o.order_id"
+                                        f" where o.shipping_address like '{run}%'"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    sagas = {}
+    for row in rows:
+        key, status, started, ended, reason = row.split("\t")
+        sagas[key] = {"status": status,
+                      "started_s": round(float(started) - started_wall, 3) if started else None,
+                      "ended_s": round(float(ended) - started_wall, 3) if ended else None,
+                      "reason": reason or None}
+    return sagas
+
+
+def settled(run, started_wall, wait_s):
+    """The run's sagas once every one has ended, or as they are after wait_s seconds."""
+    give_up = time.monotonic() + wait_s
+    while True:
+        sagas = sagas_of(run, started_wall)
+        if all(s["status"] in TERMINAL for s in sagas.values()) or time.monotonic() >= give_up:
+            return sagas
+        time.sleep(1)
+
+
+def quantile(values, q):
+    """The q-quantile of values, nearest rank; None for none."""
+    ordered = sorted(values)
+    return round(ordered[max(0, math.ceil(len(ordered) * q) - 1)], 3) if ordered else None
+
+
+def durations(sagas):
+    """Count, p50, p95 and max of how long the sagas took, in seconds."""
+    took = [s["ended_s"] - s["started_s"] for s in sagas]
+    return {"n": len(took), "p50_s": quantile(took, 0.5), "p95_s": quantile(took, 0.95),
+            "max_s": round(max(took), 3) if took else None}
+
+
+def saga_summary(sagas, killed_at):
+    """How the run's sagas ended, and how long they took before, across and after the kill."""
+    ended = [s for s in sagas.values() if s["status"] in TERMINAL and s["ended_s"] is not None]
+    in_flight = [s for s in ended if s["started_s"] <= killed_at < s["ended_s"]]
+    # From the kill on, the longest time in which no saga ended. Orders go on being placed several a second until the
+    # run's end, so a long gap is sagas stuck in the recovery.
+    marks = [killed_at] + sorted(s["ended_s"] for s in ended if s["ended_s"] >= killed_at)
+    return {
+        "by_status": dict(Counter(s["status"] or "no saga" for s in sagas.values())),
+        "not_ended": len(sagas) - len(ended),
+        "not_confirmed_by_reason": dict(Counter((s["reason"] or s["status"] or "no saga")[:100]
+                                                for s in sagas.values() if s["status"] != "CONFIRMED")),
+        "ended_before_kill": durations([s for s in ended if s["ended_s"] <= killed_at]),
+        "in_flight_at_kill": durations(in_flight),
+        "started_after_kill": durations([s for s in ended if s["started_s"] > killed_at]),
+        "last_in_flight_ended_after_kill_s": round(max(s["ended_s"] for s in in_flight) - killed_at, 3)
+        if in_flight else None,
+        "longest_stall_after_kill_s": round(max((b - a for a, b in zip(marks, marks[1:])), default=0), 3),
+    }
+
+
+def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None):
+    """The run's verdict from the answers by key, the orders placed by key and, if read, their sagas by key."""
     created = {k for k, a in answers.items() if a["status"] == 201}
     unanswered = placed.keys() - created
     # A 502 or 504, or no answer at all, leaves the outcome open; a refusal says nothing was done.
@@ -80,6 +166,7 @@ def summarise(answers, placed, killed_at, keyed=True):
         "sent": len(answers),
         "keyed": keyed,
         "killed_at_s": killed_at,
+        "killed_the_master": killed_master,
         "answers": {str(s): n for s, n in sorted(Counter(a["status"] for a in answers.values()).items())},
         "not_created_by_code": dict(Counter(f"{a['status']} {a['code']}" for a in answers.values()
                                             if a["status"] != 201)),
@@ -90,30 +177,44 @@ def summarise(answers, placed, killed_at, keyed=True):
         "slowest_s": round(max((a["took_s"] for a in answers.values()), default=0), 3),
         "slowest_after_kill_s": round(max((a["took_s"] for a in answers.values()
                                            if a["sent_s"] + a["took_s"] >= killed_at), default=0), 3),
-    }
+    } | ({"sagas": saga_summary(sagas, killed_at)} if sagas is not None else {})
 
 
 def passed(summary):
     """Keyed: every order answered 201. Unkeyed: none refused either; an outcome left open (502, 504, no answer) is
-    what an unkeyed write held by a replica that died gets. Either way each placed once, none missing."""
+    what an unkeyed write held by a replica that died gets. Either way each placed once, none missing, and every
+    saga read confirmed."""
     if summary["keyed"]:
         answered = summary["answers"] == {"201": summary["sent"]}
     else:
         answered = set(summary["answers"]) <= {"201", "502", "504", "0"}
+    sagas = summary.get("sagas")
     return (answered and not summary["created_without_an_order"] and not summary["placed_more_than_once"]
-            and not summary["placed_but_refused"])
+            and not summary["placed_but_refused"] and (sagas is None or not sagas["not_confirmed_by_reason"]))
 
 
 def describe(summary):
     verdict = "PASS" if passed(summary) else "FAIL"
     orders = "keyed orders" if summary["keyed"] else "orders without a key"
-    return (f"{verdict}: {summary['sent']} {orders}, one order replica killed at {summary['killed_at_s']} s; "
-            f"answers {summary['answers']}; not created {summary['not_created_by_code'] or 'none'}; "
-            f"orders placed twice {len(summary['placed_more_than_once'])}, placed though refused "
-            f"{len(summary['placed_but_refused'])}, placed after a 502/504 {summary['placed_after_a_502_504_or_no_answer']}, "
-            f"answered but missing "
+    victim = {True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
+    return (f"{verdict}: {summary['sent']} {orders}, one order replica ({victim}) killed at "
+            f"{summary['killed_at_s']} s; answers {summary['answers']}; not created "
+            f"{summary['not_created_by_code'] or 'none'}; orders placed twice {len(summary['placed_more_than_once'])}, "
+            f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
+            f"{summary['placed_after_a_502_504_or_no_answer']}, answered but missing "
             f"{len(summary['created_without_an_order'])}; slowest answer {summary['slowest_s']} s "
-            f"({summary['slowest_after_kill_s']} s among those after the kill)")
+            f"({summary['slowest_after_kill_s']} s among those after the kill)" + describe_sagas(summary.get("sagas")))
+
+
+def describe_sagas(sagas):
+    if sagas is None:
+        return ""
+    p95 = {k: sagas[k]["p95_s"] for k in ("ended_before_kill", "in_flight_at_kill", "started_after_kill")}
+    return (f"; sagas {sagas['by_status']}, not confirmed {sagas['not_confirmed_by_reason'] or 'none'}; "
+            f"saga p95 before / across / after the kill {p95['ended_before_kill']} / {p95['in_flight_at_kill']} / "
+            f"{p95['started_after_kill']} s; the last in flight at the kill ended "
+            f"{sagas['last_in_flight_ended_after_kill_s']} s after it; longest time after the kill with no saga ending "
+            f"{sagas['longest_stall_after_kill_s']} s")
 
 
 def main(argv):
@@ -125,6 +226,10 @@ def main(argv):
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--kill-at", type=float, default=10)
     parser.add_argument("--warmup", type=int, default=30, help="seconds at half the rate first, not counted")
+    parser.add_argument("--survivor-log", type=Path, help="the log of the replica left running, to tell whether the "
+                        "killed one was the cluster's master")
+    parser.add_argument("--settle", type=int, default=90,
+                        help="seconds to wait for every saga to end (the saga deadline is 30 s)")
     parser.add_argument("--unkeyed", action="store_true", help="orders without an Idempotency-Key")
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
@@ -137,7 +242,7 @@ def main(argv):
         for i in range(args.rate // 2 * args.warmup):
             time.sleep(max(0.0, warmup_started + i / (args.rate / 2) - time.monotonic()))
             pool.submit(place, args.customer, args.product, "warmup-" + str(uuid.uuid4()), warmup_started)
-    started = time.monotonic()
+    started, started_wall = time.monotonic(), time.time()
     killed = None
     with ThreadPoolExecutor(max_workers=4 * args.rate) as pool:
         for i in range(args.rate * args.seconds):
@@ -150,9 +255,13 @@ def main(argv):
         for key, future in futures.items():
             status, sent_s, took_s, code = future.result()
             answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code}
-    summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed)
+    sagas = settled(run, started_wall, args.settle)
+    killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
+    summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed, sagas=sagas,
+                        killed_master=killed_master)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "answers.json").write_text(json.dumps(answers, indent=1) + "\n")
+    (args.out / "sagas.json").write_text(json.dumps(sagas, indent=1) + "\n")
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(describe(summary))
     return 0 if passed(summary) else 1

@@ -16,7 +16,8 @@ class FailoverTest(unittest.TestCase):
         self.assertTrue(failover.passed(summary))
         self.assertEqual(summary["answers"], {"201": 2})
         self.assertEqual(summary["slowest_after_kill_s"], 0.4)
-        self.assertTrue(failover.describe(summary).startswith("PASS: 2 keyed orders"))
+        self.assertTrue(
+            failover.describe(summary).startswith("PASS: 2 keyed orders, one order replica (master unknown)"))
 
     def test_a_refused_order_fails_the_run_and_one_placed_though_refused_is_named(self):
         answers = {"k1": answer(201), "k2": answer(503, code="SERVICE_UNAVAILABLE"), "k3": answer(504),
@@ -47,6 +48,59 @@ class FailoverTest(unittest.TestCase):
 
         refused = dict(answers, k4=answer(503, code="SERVICE_UNAVAILABLE"))
         self.assertFalse(failover.passed(failover.summarise(refused, placed, 10, keyed=False)))
+
+    def test_sagas_are_split_at_the_kill_and_the_longest_time_without_an_ending_is_found(self):
+        sagas = {
+            "k1": saga(1.0, 1.2),  # ended before the kill at 10 s
+            "k2": saga(2.0, 2.4),
+            "k3": saga(9.8, 14.0),  # in flight at the kill: its replica's share waited for the recovery
+            "k4": saga(9.9, 13.5),
+            "k5": saga(11.0, 14.1),  # placed after it
+            "k6": saga(14.2, 14.5),
+        }
+        answers = {k: answer(201, sent_s=s["started_s"]) for k, s in sagas.items()}
+        summary = failover.summarise(answers, {k: [k] for k in sagas}, 10, sagas=sagas)
+        s = summary["sagas"]
+        self.assertEqual(s["by_status"], {"CONFIRMED": 6})
+        self.assertEqual(s["in_flight_at_kill"], {"n": 2, "p50_s": 3.6, "p95_s": 4.2, "max_s": 4.2})
+        self.assertEqual(s["ended_before_kill"]["n"], 2)
+        self.assertEqual(s["started_after_kill"], {"n": 2, "p50_s": 0.3, "p95_s": 3.1, "max_s": 3.1})
+        self.assertEqual(s["last_in_flight_ended_after_kill_s"], 4.0)
+        # From the kill (10 s) to the first ending after it (13.5 s); the endings after that come close together.
+        self.assertEqual(s["longest_stall_after_kill_s"], 3.5)
+        self.assertTrue(failover.passed(summary))
+        self.assertIn("the last in flight at the kill ended 4.0 s after it", failover.describe(summary))
+
+    def test_a_saga_cancelled_or_still_running_fails_the_run(self):
+        cancelled = {"k1": saga(1.0, 1.2), "k2": saga(9.0, 40.5, "CANCELLED", "saga deadline passed")}
+        running = {"k1": saga(1.0, 1.2), "k2": saga(9.0, None, "RESERVING_STOCK")}
+        for sagas, reason in ((cancelled, "saga deadline passed"), (running, "RESERVING_STOCK")):
+            answers = {k: answer(201, sent_s=s["started_s"]) for k, s in sagas.items()}
+            summary = failover.summarise(answers, {"k1": ["o1"], "k2": ["o2"]}, 10, sagas=sagas)
+            self.assertFalse(failover.passed(summary))
+            self.assertEqual(summary["sagas"]["not_confirmed_by_reason"], {reason: 1})
+        self.assertEqual(failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, sagas=running)["sagas"]
+                         ["not_ended"], 1)
+
+    def test_an_order_whose_saga_has_no_row_fails_the_run(self):
+        sagas = {"k1": {"status": "", "started_s": None, "ended_s": None, "reason": None}}
+        summary = failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, sagas=sagas)
+        self.assertEqual(summary["sagas"]["not_confirmed_by_reason"], {"no saga": 1})
+        self.assertFalse(failover.passed(summary))
+
+    def test_the_master_is_the_first_of_the_last_two_members_the_survivor_logged(self):
+        log = ("Members {size:1, ver:1} [\n\tMember [127.0.0.1]:5741 - a this\n]\n"
+               "Members {size:2, ver:2} [\n\tMember [127.0.0.1]:5741 - a this\n\tMember [127.0.0.1]:5742 - b\n]\n")
+        self.assertFalse(failover.master_was_killed(log))
+        swapped = ("Members {size:2, ver:2} [\n\tMember [127.0.0.1]:5741 - b\n"
+                   "\tMember [127.0.0.1]:5742 - a this\n]\n")
+        self.assertTrue(failover.master_was_killed(swapped))
+        alone = "Members {size:1, ver:1} [\n\tMember [127.0.0.1]:5741 - a this\n]"
+        self.assertIsNone(failover.master_was_killed(alone))
+
+
+def saga(started_s, ended_s, status="CONFIRMED", reason=None):
+    return {"status": status, "started_s": started_s, "ended_s": ended_s, "reason": reason}
 
 
 if __name__ == "__main__":
