@@ -3,6 +3,7 @@ package io.sagaflow.order;
 import com.hazelcast.config.EventJournalConfig;
 import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.spi.properties.ClusterProperty;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.account.contracts.AccountContracts;
@@ -65,6 +66,9 @@ class OrderServiceConfiguration {
      */
     static final String CANCELLATION_REQUESTS = "order-cancellation";
 
+    /** The shortest job scan period Hazelcast takes; it raises a shorter one to this. */
+    static final long MIN_JOB_SCAN_PERIOD_MILLIS = 100;
+
     @Bean
     EventTypeRegistry eventTypeRegistry() {
         EventTypeRegistry.Builder types = EventTypeRegistry.builder();
@@ -119,6 +123,21 @@ class OrderServiceConfiguration {
             config.setProperty("hazelcast.internal.map.expiration.cleanup.percentage", "100");
             SagaInboxSerializers.register(config);
         };
+    }
+
+    /**
+     * How often the order cluster's master looks for jobs to start (Hazelcast's 5 s by default). A master that takes
+     * over from one that died starts the saga job only when it looks, so sagas wait up to this long more after the
+     * loss of the master (ADR 0072).
+     */
+    @Bean
+    ServiceClusterCustomizer sagaJobTakeover(@Value("${sagaflow.order.saga.job-scan-period:1s}") Duration scanPeriod) {
+        if (scanPeriod.toMillis() < MIN_JOB_SCAN_PERIOD_MILLIS) {
+            throw new IllegalArgumentException("sagaflow.order.saga.job-scan-period must be at least "
+                    + MIN_JOB_SCAN_PERIOD_MILLIS + " ms, was " + scanPeriod);
+        }
+        return config ->
+                config.setProperty(ClusterProperty.JOB_SCAN_PERIOD.getName(), Long.toString(scanPeriod.toMillis()));
     }
 
     @Bean
