@@ -1,4 +1,6 @@
-"""Failover through the gateway: keyed orders at a steady rate while one order replica is killed (SIGKILL).
+"""Failover through the gateway: keyed orders at a steady rate while one order replica is killed (SIGKILL), or, with
+--signal TERM, stopped as Kubernetes stops a pod in a rolling update (SIGTERM: the replica finishes its requests and
+hands its partitions over before it exits). Either way the summary calls it the kill.
 
 perf/failover runs it against a stack it starts with two order replicas. Every order carries its own
 Idempotency-Key; the client never sends one again, so each answer that is not 201 is one the gateway gave up on.
@@ -22,7 +24,7 @@ A warm-up at half the rate comes first (its orders are not counted): a cold stac
 orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
-        [--warmup 30] [--settle 90] [--survivor-log FILE] [--unkeyed] OUT
+        [--warmup 30] [--settle 90] [--survivor-log FILE] [--signal KILL|TERM] [--unkeyed] OUT
 """
 
 import argparse
@@ -156,7 +158,7 @@ def saga_summary(sagas, killed_at):
     }
 
 
-def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None):
+def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None, signal_name="KILL"):
     """The run's verdict from the answers by key, the orders placed by key and, if read, their sagas by key."""
     created = {k for k, a in answers.items() if a["status"] == 201}
     unanswered = placed.keys() - created
@@ -165,6 +167,7 @@ def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=
     return {
         "sent": len(answers),
         "keyed": keyed,
+        "signal": signal_name,
         "killed_at_s": killed_at,
         "killed_the_master": killed_master,
         "answers": {str(s): n for s, n in sorted(Counter(a["status"] for a in answers.values()).items())},
@@ -197,7 +200,8 @@ def describe(summary):
     verdict = "PASS" if passed(summary) else "FAIL"
     orders = "keyed orders" if summary["keyed"] else "orders without a key"
     victim = {True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
-    return (f"{verdict}: {summary['sent']} {orders}, one order replica ({victim}) killed at "
+    how = "killed" if summary.get("signal", "KILL") == "KILL" else f"sent SIG{summary['signal']}"
+    return (f"{verdict}: {summary['sent']} {orders}, one order replica ({victim}) {how} at "
             f"{summary['killed_at_s']} s; answers {summary['answers']}; not created "
             f"{summary['not_created_by_code'] or 'none'}; orders placed twice {len(summary['placed_more_than_once'])}, "
             f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
@@ -230,6 +234,8 @@ def main(argv):
                         "killed one was the cluster's master")
     parser.add_argument("--settle", type=int, default=90,
                         help="seconds to wait for every saga to end (the saga deadline is 30 s)")
+    parser.add_argument("--signal", choices=("KILL", "TERM"), default="KILL",
+                        help="KILL: the replica dies at once; TERM: it shuts down gracefully, as in a rolling update")
     parser.add_argument("--unkeyed", action="store_true", help="orders without an Idempotency-Key")
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
@@ -248,7 +254,7 @@ def main(argv):
         for i in range(args.rate * args.seconds):
             time.sleep(max(0.0, started + i / args.rate - time.monotonic()))
             if killed is None and time.monotonic() - started >= args.kill_at:
-                os.kill(args.victim, signal.SIGKILL)
+                os.kill(args.victim, signal.Signals["SIG" + args.signal])
                 killed = round(time.monotonic() - started, 2)
             key = run + str(uuid.uuid4())
             futures[key] = pool.submit(place, args.customer, args.product, key, started, not args.unkeyed)
@@ -258,7 +264,7 @@ def main(argv):
     sagas = settled(run, started_wall, args.settle)
     killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
     summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed, sagas=sagas,
-                        killed_master=killed_master)
+                        killed_master=killed_master, signal_name=args.signal)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "answers.json").write_text(json.dumps(answers, indent=1) + "\n")
     (args.out / "sagas.json").write_text(json.dumps(sagas, indent=1) + "\n")

@@ -17,7 +17,10 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(summary["answers"], {"201": 2})
         self.assertEqual(summary["slowest_after_kill_s"], 0.4)
         self.assertTrue(
-            failover.describe(summary).startswith("PASS: 2 keyed orders, one order replica (master unknown)"))
+            failover.describe(summary).startswith("PASS: 2 keyed orders, one order replica (master unknown) killed"))
+        stopped = failover.summarise(answers, {"k1": ["order-1"], "k2": ["order-2"]}, 10, signal_name="TERM")
+        self.assertEqual(stopped["signal"], "TERM")
+        self.assertIn("one order replica (master unknown) sent SIGTERM at 10 s", failover.describe(stopped))
 
     def test_a_refused_order_fails_the_run_and_one_placed_though_refused_is_named(self):
         answers = {"k1": answer(201), "k2": answer(503, code="SERVICE_UNAVAILABLE"), "k3": answer(504),
