@@ -56,7 +56,7 @@ class FailoverTest(unittest.TestCase):
         sagas = {
             "k1": saga(1.0, 1.2),  # ended before the kill at 10 s
             "k2": saga(2.0, 2.4),
-            "k3": saga(9.8, 14.0),  # in flight at the kill: its replica's share waited for the recovery
+            "k3": saga(9.8, 14.0),  # in flight at the kill: it waited for the saga job to restart
             "k4": saga(9.9, 13.5),
             "k5": saga(11.0, 14.1),  # placed after it
             "k6": saga(14.2, 14.5),
