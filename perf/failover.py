@@ -80,9 +80,6 @@ def recorded(run):
     return placed
 
 
-TERMINAL = ("CONFIRMED", "CANCELLED", "COMPENSATION_FAILED")
-
-
 def master_was_killed(survivor_log):
     """Whether the killed replica was its cluster's master (the member that coordinates the saga job), from the last
     member list of two in the survivor's log, which lists the master first and marks the survivor 'this'; None if the
@@ -93,6 +90,10 @@ def master_was_killed(survivor_log):
         if line.startswith("Members {size:2,"):
             members = [m.strip() for m in lines[i + 1:i + 3]]
     return not members[0].endswith(" this") if members else None
+
+
+# The statuses of a saga that has nothing more to do on its own (SagaStatus.isTerminal).
+TERMINAL = ("CONFIRMED", "CANCELLED", "COMPENSATION_FAILED")
 
 
 def sagas_of(run, started_wall):
@@ -200,7 +201,7 @@ def describe(summary):
     verdict = "PASS" if passed(summary) else "FAIL"
     orders = "keyed orders" if summary["keyed"] else "orders without a key"
     victim = {True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
-    how = "killed" if summary.get("signal", "KILL") == "KILL" else f"sent SIG{summary['signal']}"
+    how = "killed" if summary["signal"] == "KILL" else f"sent SIG{summary['signal']}"
     return (f"{verdict}: {summary['sent']} {orders}, one order replica ({victim}) {how} at "
             f"{summary['killed_at_s']} s; answers {summary['answers']}; not created "
             f"{summary['not_created_by_code'] or 'none'}; orders placed twice {len(summary['placed_more_than_once'])}, "
