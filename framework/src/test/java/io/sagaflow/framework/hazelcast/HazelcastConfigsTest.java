@@ -110,6 +110,22 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void serviceMembersMigrateAPartitionWholeUnlessTheServiceSaysOtherwise() {
+        assertThat(HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of())
+                        .getProperty("hazelcast.partition.migration.fragments.enabled"))
+                .isEqualTo("false");
+
+        SagaflowHazelcastProperties.Service fragmented = new SagaflowHazelcastProperties.Service();
+        fragmented.getProperties().put("hazelcast.partition.migration.fragments.enabled", "true");
+        assertThat(HazelcastConfigs.serviceMember("order-service", fragmented, Map.of())
+                        .getProperty("hazelcast.partition.migration.fragments.enabled"))
+                .isEqualTo("true");
+        assertThat(HazelcastConfigs.sharedMember(new SagaflowHazelcastProperties.Shared(), null)
+                        .getProperty("hazelcast.partition.migration.fragments.enabled"))
+                .isNull();
+    }
+
+    @Test
     void membersRunNoHealthMonitorUnlessTheServiceAsksForIt() {
         Config service =
                 HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
