@@ -52,7 +52,11 @@ public class SagaflowHazelcastProperties {
         /** Hosts to try with TCP join; each host is tried on the port range from {@code port}. */
         private List<String> members = new ArrayList<>(List.of("127.0.0.1"));
 
-        private int partitionCount = 271;
+        /**
+         * Partitions of the cluster. Every member must have the same count: a member with another one fails to start,
+         * so changing it means stopping every member of the cluster first.
+         */
+        private int partitionCount;
 
         /**
          * Raw Hazelcast properties ({@code hazelcast.*}) for tuning, e.g. join wait times. The shared cluster's are
@@ -60,9 +64,10 @@ public class SagaflowHazelcastProperties {
          */
         private Map<String, String> properties = new LinkedHashMap<>();
 
-        protected Member(int port, int portCount) {
+        protected Member(int port, int portCount, int partitionCount) {
             this.port = port;
             this.portCount = portCount;
+            this.partitionCount = partitionCount;
         }
 
         public int getPort() {
@@ -140,8 +145,15 @@ public class SagaflowHazelcastProperties {
 
         private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
 
+        /**
+         * A service cluster's partitions: 71, not Hazelcast's 271. It has at most a handful of members (five in the
+         * Large tier) and holds caches and messages in flight; each partition a stopping member hands over holds the
+         * saga job up longer (ADR 0073).
+         */
+        public static final int DEFAULT_PARTITION_COUNT = 71;
+
         public Service() {
-            super(5701, 20);
+            super(5701, 20, DEFAULT_PARTITION_COUNT);
         }
 
         public String getClusterName() {
@@ -242,7 +254,7 @@ public class SagaflowHazelcastProperties {
         private final Topic topic = new Topic();
 
         public Shared() {
-            super(5801, 10);
+            super(5801, 10, 271);
         }
 
         public Mode getMode() {

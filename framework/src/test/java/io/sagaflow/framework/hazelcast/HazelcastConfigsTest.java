@@ -110,6 +110,16 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void aServiceClusterHas71PartitionsTheSharedCluster271() {
+        assertThat(HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of())
+                        .getProperty("hazelcast.partition.count"))
+                .isEqualTo("71");
+        assertThat(HazelcastConfigs.sharedMember(new SagaflowHazelcastProperties.Shared(), null)
+                        .getProperty("hazelcast.partition.count"))
+                .isEqualTo("271");
+    }
+
+    @Test
     void serviceMembersMigrateAPartitionWholeUnlessTheServiceSaysOtherwise() {
         assertThat(HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of())
                         .getProperty("hazelcast.partition.migration.fragments.enabled"))
