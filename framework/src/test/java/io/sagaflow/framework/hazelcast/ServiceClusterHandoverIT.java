@@ -1,6 +1,7 @@
 package io.sagaflow.framework.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.config.EventJournalConfig;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A service member that stops gracefully hands its partitions over whole (ADR 0073): every map's entries and the
- * event journal the saga job reads (ADR 0008) are all on the member that stays.
+ * event journal the saga job reads (ADR 0008) are all on the member that stays. A member whose partition count
+ * differs from its cluster's is refused, which is why the count changes only with the whole cluster stopped.
  */
 class ServiceClusterHandoverIT {
 
@@ -67,6 +69,16 @@ class ServiceClusterHandoverIT {
             assertThat(map.getAll(keys())).as(name).isEqualTo(expected(name));
         }
         assertThat(journalEvents(staying.getMap("inbox"), staying)).hasSize(ENTRIES);
+    }
+
+    @Test
+    void aMemberWithAnotherPartitionCountDoesNotStart_soARollingUpdateCannotChangeTheCount() {
+        ServiceClusterSpec spec = clusters.newServiceCluster();
+        HazelcastInstance running = clusters.startMember(spec);
+        spec.service().setPartitionCount(spec.service().getPartitionCount() + 2);
+
+        assertThatThrownBy(() -> clusters.startMember(spec)).isInstanceOf(IllegalStateException.class);
+        assertThat(running.getCluster().getMembers()).hasSize(1);
     }
 
     private static List<Partition> partitionsOwnedBy(HazelcastInstance member) {
