@@ -20,11 +20,19 @@ messages were lost or stuck), and one still running after the wait is worse. The
 before, across and after the kill, when the last saga in flight at the kill ended, and the longest time after the kill
 in which no saga ended at all: the saga side of the recovery window, which the answers alone do not show.
 
+With --rejoin-at S and --rejoin-command CMD, CMD (perf/failover: bin/sagaflow restart of the stopped replica) starts
+the replica again S seconds into the run, as a rolling update or the autoscaler adds one: it joins the cluster, takes
+its share of the partitions, and Jet rescales the saga job to it some seconds later (a scale-up delay). The summary
+then splits the time without a saga ending at the rejoin: after the kill, until the rejoin; and after the rejoin. The
+run fails if CMD fails. The rescale needs orders after it to be seen: the summary says how long before the last order
+the replica was healthy.
+
 A warm-up at half the rate comes first (its orders are not counted): a cold stack on a slow host answers its first
 orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
-        [--warmup 30] [--settle 90] [--survivor-log FILE] [--signal KILL|TERM] [--unkeyed] OUT
+        [--warmup 30] [--settle 90] [--survivor-log FILE] [--signal KILL|TERM] [--unkeyed]
+        [--rejoin-at S --rejoin-command CMD] OUT
 """
 
 import argparse
@@ -32,6 +40,7 @@ import http.client
 import json
 import math
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -138,13 +147,22 @@ def durations(sagas):
             "max_s": round(max(took), 3) if took else None}
 
 
-def saga_summary(sagas, killed_at):
-    """How the run's sagas ended, and how long they took before, across and after the kill."""
+def longest_stall(ends, since, until=math.inf):
+    """The longest time from since, or from one saga's ending, to the next ending before until."""
+    marks = [since] + sorted(t for t in ends if since <= t < until)
+    return round(max((b - a for a, b in zip(marks, marks[1:])), default=0), 3)
+
+
+def saga_summary(sagas, killed_at, rejoined_at=None):
+    """How the run's sagas ended, and how long they took before, across and after the kill; with a rejoin, the
+    longest time without an ending is split there."""
     ended = [s for s in sagas.values() if s["status"] in TERMINAL and s["ended_s"] is not None]
     in_flight = [s for s in ended if s["started_s"] <= killed_at < s["ended_s"]]
     # From the kill on, the longest time in which no saga ended. Orders go on being placed several a second until the
     # run's end, so a long gap is sagas stuck in the recovery.
-    marks = [killed_at] + sorted(s["ended_s"] for s in ended if s["ended_s"] >= killed_at)
+    ends = [s["ended_s"] for s in ended]
+    rejoin = {} if rejoined_at is None else {
+        "longest_stall_after_rejoin_s": longest_stall(ends, rejoined_at)}
     return {
         "by_status": dict(Counter(s["status"] or "no saga" for s in sagas.values())),
         "not_ended": len(sagas) - len(ended),
@@ -155,12 +173,14 @@ def saga_summary(sagas, killed_at):
         "started_after_kill": durations([s for s in ended if s["started_s"] > killed_at]),
         "last_in_flight_ended_after_kill_s": round(max(s["ended_s"] for s in in_flight) - killed_at, 3)
         if in_flight else None,
-        "longest_stall_after_kill_s": round(max((b - a for a, b in zip(marks, marks[1:])), default=0), 3),
-    }
+        "longest_stall_after_kill_s": longest_stall(ends, killed_at, math.inf if rejoined_at is None else rejoined_at),
+    } | rejoin
 
 
-def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None, signal_name="KILL"):
-    """The run's verdict from the answers by key, the orders placed by key and, if read, their sagas by key."""
+def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None, signal_name="KILL",
+              rejoin=None):
+    """The run's verdict from the answers by key, the orders placed by key and, if read, their sagas by key; rejoin:
+    when the replica was started again, when it was healthy, the command's exit status and the last order's time."""
     created = {k for k, a in answers.items() if a["status"] == 201}
     unanswered = placed.keys() - created
     # A 502 or 504, or no answer at all, leaves the outcome open; a refusal says nothing was done.
@@ -181,19 +201,21 @@ def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=
         "slowest_s": round(max((a["took_s"] for a in answers.values()), default=0), 3),
         "slowest_after_kill_s": round(max((a["took_s"] for a in answers.values()
                                            if a["sent_s"] + a["took_s"] >= killed_at), default=0), 3),
-    } | ({"sagas": saga_summary(sagas, killed_at)} if sagas is not None else {})
+    } | ({"rejoin": rejoin} if rejoin is not None else {}) | (
+        {"sagas": saga_summary(sagas, killed_at, rejoin and rejoin["at_s"])} if sagas is not None else {})
 
 
 def passed(summary):
     """Keyed: every order answered 201. Unkeyed: none refused either; an outcome left open (502, 504, no answer) is
     what an unkeyed write held by a replica that died gets. Either way each placed once, none missing, and every
-    saga read confirmed."""
+    saga read confirmed; a replica to start again started."""
     if summary["keyed"]:
         answered = summary["answers"] == {"201": summary["sent"]}
     else:
         answered = set(summary["answers"]) <= {"201", "502", "504", "0"}
     sagas = summary.get("sagas")
-    return (answered and not summary["created_without_an_order"] and not summary["placed_more_than_once"]
+    rejoined = summary.get("rejoin") is None or summary["rejoin"]["exit"] == 0
+    return (rejoined and answered and not summary["created_without_an_order"] and not summary["placed_more_than_once"]
             and not summary["placed_but_refused"] and (sagas is None or not sagas["not_confirmed_by_reason"]))
 
 
@@ -208,7 +230,17 @@ def describe(summary):
             f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
             f"{summary['placed_after_a_502_504_or_no_answer']}, answered but missing "
             f"{len(summary['created_without_an_order'])}; slowest answer {summary['slowest_s']} s "
-            f"({summary['slowest_after_kill_s']} s among those after the kill)" + describe_sagas(summary.get("sagas")))
+            f"({summary['slowest_after_kill_s']} s among those after the kill)" + describe_rejoin(summary.get("rejoin"))
+            + describe_sagas(summary.get("sagas")))
+
+
+def describe_rejoin(rejoin):
+    if rejoin is None:
+        return ""
+    if rejoin["exit"] != 0:
+        return f"; the replica did not start again (exit {rejoin['exit']})"
+    return (f"; the replica started again at {rejoin['at_s']} s, healthy at {rejoin['healthy_at_s']} s, "
+            f"{round(rejoin['last_order_s'] - rejoin['healthy_at_s'], 2)} s before the last order")
 
 
 def describe_sagas(sagas):
@@ -219,7 +251,17 @@ def describe_sagas(sagas):
             f"saga p95 before / across / after the kill {p95['ended_before_kill']} / {p95['in_flight_at_kill']} / "
             f"{p95['started_after_kill']} s; the last in flight at the kill ended "
             f"{sagas['last_in_flight_ended_after_kill_s']} s after it; longest time after the kill with no saga ending "
-            f"{sagas['longest_stall_after_kill_s']} s")
+            f"{sagas['longest_stall_after_kill_s']} s" + (
+                f", after the rejoin {sagas['longest_stall_after_rejoin_s']} s"
+                if "longest_stall_after_rejoin_s" in sagas else ""))
+
+
+def start_again(command, started, rejoin, log):
+    """Runs command (it returns once the replica is healthy) and notes in rejoin when it returned and how."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as out:
+        rejoin["exit"] = subprocess.run(shlex.split(command), stdout=out, stderr=subprocess.STDOUT).returncode
+    rejoin["healthy_at_s"] = round(time.monotonic() - started, 2)
 
 
 def main(argv):
@@ -238,10 +280,16 @@ def main(argv):
     parser.add_argument("--signal", choices=("KILL", "TERM"), default="KILL",
                         help="KILL: the replica dies at once; TERM: it shuts down gracefully, as in a rolling update")
     parser.add_argument("--unkeyed", action="store_true", help="orders without an Idempotency-Key")
+    parser.add_argument("--rejoin-at", type=float, help="seconds into the run to start the replica again")
+    parser.add_argument("--rejoin-command", help="the command that starts it and returns once it is healthy")
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
     if not 0 <= args.kill_at < args.seconds:
         parser.error("--kill-at must fall within the run's --seconds: a run without the kill tests no failover")
+    if (args.rejoin_at is None) != (args.rejoin_command is None):
+        parser.error("--rejoin-at and --rejoin-command go together")
+    if args.rejoin_at is not None and not args.kill_at < args.rejoin_at < args.seconds:
+        parser.error("--rejoin-at must fall after --kill-at and within the run's --seconds")
     run = f"failover-{int(time.time())}-"
     answers, futures = {}, {}
     with ThreadPoolExecutor(max_workers=2 * args.rate) as pool:
@@ -250,22 +298,31 @@ def main(argv):
             time.sleep(max(0.0, warmup_started + i / (args.rate / 2) - time.monotonic()))
             pool.submit(place, args.customer, args.product, "warmup-" + str(uuid.uuid4()), warmup_started)
     started, started_wall = time.monotonic(), time.time()
-    killed = None
+    killed, rejoin, rejoining = None, None, None
     with ThreadPoolExecutor(max_workers=4 * args.rate) as pool:
         for i in range(args.rate * args.seconds):
             time.sleep(max(0.0, started + i / args.rate - time.monotonic()))
             if killed is None and time.monotonic() - started >= args.kill_at:
                 os.kill(args.victim, signal.Signals["SIG" + args.signal])
                 killed = round(time.monotonic() - started, 2)
+            if rejoining is None and args.rejoin_at is not None and time.monotonic() - started >= args.rejoin_at:
+                rejoin = {"at_s": round(time.monotonic() - started, 2)}
+                rejoining = threading.Thread(target=start_again, args=(args.rejoin_command, started, rejoin,
+                                                                        args.out / "rejoin.log"))
+                rejoining.start()
             key = run + str(uuid.uuid4())
             futures[key] = pool.submit(place, args.customer, args.product, key, started, not args.unkeyed)
+        last_order = round(time.monotonic() - started, 2)
+        if rejoining is not None:
+            rejoining.join()
+            rejoin["last_order_s"] = last_order
         for key, future in futures.items():
             status, sent_s, took_s, code = future.result()
             answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code}
     sagas = settled(run, started_wall, args.settle)
     killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
     summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed, sagas=sagas,
-                        killed_master=killed_master, signal_name=args.signal)
+                        killed_master=killed_master, signal_name=args.signal, rejoin=rejoin)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "answers.json").write_text(json.dumps(answers, indent=1) + "\n")
     (args.out / "sagas.json").write_text(json.dumps(sagas, indent=1) + "\n")

@@ -74,6 +74,41 @@ class FailoverTest(unittest.TestCase):
         self.assertTrue(failover.passed(summary))
         self.assertIn("the last in flight at the kill ended 4.0 s after it", failover.describe(summary))
 
+    def test_a_rejoin_splits_the_longest_time_without_an_ending_there(self):
+        sagas = {
+            "k1": saga(9.0, 9.2),
+            "k2": saga(9.9, 13.0),  # the kill at 10 s holds it up 3 s
+            "k3": saga(14.5, 15.0),
+            "k4": saga(16.8, 17.0),
+            "k8": saga(18.8, 19.0),  # then the rejoin at 20 s
+            "k5": saga(29.0, 29.3),
+            "k6": saga(30.0, 34.3),  # the rescale about 10 s after the replica was healthy holds it up
+            "k7": saga(34.0, 34.4),
+        }
+        answers = {k: answer(201, sent_s=s["started_s"]) for k, s in sagas.items()}
+        rejoin = {"at_s": 20.0, "exit": 0, "healthy_at_s": 24.0, "last_order_s": 40.0}
+        summary = failover.summarise(answers, {k: [k] for k in sagas}, 10, sagas=sagas, rejoin=rejoin)
+        s = summary["sagas"]
+        # After the kill: from 10 to 13.0 is the longest, not the quiet 19.0 to 29.3 that comes after the rejoin.
+        self.assertEqual(s["longest_stall_after_kill_s"], 3.0)
+        self.assertEqual(s["longest_stall_after_rejoin_s"], 9.3)
+        self.assertTrue(failover.passed(summary))
+        described = failover.describe(summary)
+        self.assertIn("the replica started again at 20.0 s, healthy at 24.0 s, 16.0 s before the last order",
+                      described)
+        self.assertIn("with no saga ending 3.0 s, after the rejoin 9.3 s", described)
+
+        without = failover.summarise(answers, {k: [k] for k in sagas}, 10, sagas=sagas)
+        self.assertEqual(without["sagas"]["longest_stall_after_kill_s"], 10.3)
+        self.assertNotIn("longest_stall_after_rejoin_s", without["sagas"])
+
+    def test_a_replica_that_did_not_start_again_fails_the_run(self):
+        answers = {"k1": answer(201)}
+        rejoin = {"at_s": 20.0, "exit": 1, "healthy_at_s": 80.0, "last_order_s": 40.0}
+        summary = failover.summarise(answers, {"k1": ["o1"]}, 10, rejoin=rejoin)
+        self.assertFalse(failover.passed(summary))
+        self.assertIn("the replica did not start again (exit 1)", failover.describe(summary))
+
     def test_a_saga_cancelled_or_still_running_fails_the_run(self):
         cancelled = {"k1": saga(1.0, 1.2), "k2": saga(9.0, 40.5, "CANCELLED", "saga deadline passed")}
         running = {"k1": saga(1.0, 1.2), "k2": saga(9.0, None, "RESERVING_STOCK")}
