@@ -122,6 +122,13 @@ public class SagaflowHazelcastProperties {
     /** The per-service cluster member embedded in every replica (ports 5701 onwards by default). */
     public static class Service extends Member {
 
+        /**
+         * A service cluster's partitions: 71, not Hazelcast's 271. It has at most a handful of members (five in the
+         * Large tier) and holds caches and messages in flight; each partition a stopping member hands over holds the
+         * saga job up longer (ADR 0073).
+         */
+        public static final int DEFAULT_PARTITION_COUNT = 71;
+
         /** Cluster name; defaults to {@code spring.application.name}. */
         private String clusterName;
 
@@ -144,13 +151,6 @@ public class SagaflowHazelcastProperties {
         private MapLimits defaultMap = new MapLimits(10_000, Duration.ZERO, 1);
 
         private Duration gracefulShutdownTimeout = Duration.ofSeconds(30);
-
-        /**
-         * A service cluster's partitions: 71, not Hazelcast's 271. It has at most a handful of members (five in the
-         * Large tier) and holds caches and messages in flight; each partition a stopping member hands over holds the
-         * saga job up longer (ADR 0073).
-         */
-        public static final int DEFAULT_PARTITION_COUNT = 71;
 
         public Service() {
             super(5701, 20, DEFAULT_PARTITION_COUNT);
@@ -254,6 +254,7 @@ public class SagaflowHazelcastProperties {
         private final Topic topic = new Topic();
 
         public Shared() {
+            // Hazelcast's 271 partitions: the topic's ringbuffers are large, and no job waits for them (ADR 0073).
             super(5801, 10, 271);
         }
 
