@@ -1,8 +1,12 @@
 package io.sagaflow.framework.lease;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,15 +18,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Shares {@code slots} numbered slots fairly among the members of one Hazelcast cluster. Each member calls
- * {@link #rebalance()} periodically: it renews its leases, gives up those above its fair share (so a member that
- * joins gets work), and claims free ones up to its fair share: free meaning never held, expired, or held by a member
- * that has left the cluster. Every change is a {@link LeaseProcessor} compare-and-set, so two members never hold the
- * same slot at once in normal operation.
+ * Shares {@code slots} numbered slots fairly among the members of one Hazelcast cluster that take part. Each such
+ * member calls {@link #rebalance()} periodically: it renews its leases, gives up those above its fair share (so a
+ * member that takes part gets work), and claims free ones up to its fair share: free meaning never held, expired, or
+ * held by a member that has left the cluster. Every change is a {@link LeaseProcessor} compare-and-set, so two members
+ * never hold the same slot at once in normal operation.
+ *
+ * <p>A member takes part from its first {@link #rebalance()}, which records it in a second map, until
+ * {@link #releaseAll()} or its record's expiry. Only members that take part count for the fair share: a member joins
+ * the cluster early in its start, long before it rebalances, and counting it from then would have the others give up
+ * slots that nobody takes until it does (ADR 0074). {@link #onChange} tells a member when another starts or stops
+ * taking part or gives a slot up, so that shares move at once rather than at the next renewal.
  *
  * <p>Not thread-safe: one thread per member drives it.
  */
@@ -30,6 +41,9 @@ public final class LeaseTable {
 
     private final HazelcastInstance member;
     private final IMap<Integer, Lease> leases;
+    /** The members that take part, each until its record expires: {@code ttl} after its last rebalance. */
+    private final IMap<UUID, Long> takingPart;
+
     private final int slots;
     private final Duration ttl;
     private final Clock clock;
@@ -47,6 +61,7 @@ public final class LeaseTable {
     public LeaseTable(HazelcastInstance member, String mapName, int slots, Duration ttl, Clock clock) {
         this.member = member;
         this.leases = member.getMap(mapName);
+        this.takingPart = member.getMap(mapName + ".members");
         this.slots = slots;
         this.ttl = ttl;
         this.clock = clock;
@@ -58,7 +73,10 @@ public final class LeaseTable {
         long started = clock.millis();
         Set<UUID> live =
                 member.getCluster().getMembers().stream().map(Member::getUuid).collect(Collectors.toUnmodifiableSet());
-        int fairShare = (slots + live.size() - 1) / live.size();
+        takingPart.set(self, started + ttl.toMillis(), ttl.toMillis(), TimeUnit.MILLISECONDS);
+        Set<UUID> sharing = new HashSet<>(takingPart.getAll(live).keySet());
+        sharing.add(self);
+        int fairShare = (slots + sharing.size() - 1) / sharing.size();
 
         Set<Integer> all = IntStream.range(0, slots).boxed().collect(Collectors.toSet());
         Map<Integer, Lease> current = leases.getAll(all);
@@ -134,14 +152,57 @@ public final class LeaseTable {
         return Duration.ofMillis(Math.max(0, validUntilMillis - ttl.toMillis() / 3 - clock.millis()));
     }
 
-    /** Gives up every slot this member holds: on orderly shutdown, so others take over at once. */
+    /**
+     * Stops taking part and gives up every slot this member holds: on orderly shutdown, so others take over at once.
+     */
     public void releaseAll() {
         Set<Integer> mine = held;
         held = Set.of();
         holders = Map.of();
         validUntilMillis = 0;
-        if (!mine.isEmpty() && member.getLifecycleService().isRunning()) {
-            leases.executeOnKeys(mine, processor(LeaseProcessor.Operation.RELEASE, Set.of()));
+        if (member.getLifecycleService().isRunning()) {
+            takingPart.delete(self);
+            if (!mine.isEmpty()) {
+                leases.executeOnKeys(mine, processor(LeaseProcessor.Operation.RELEASE, Set.of()));
+            }
+        }
+    }
+
+    /**
+     * Calls {@code changed} whenever a member starts or stops taking part, or a slot is given up or expires: then a
+     * {@link #rebalance()} moves the shares. A renewal calls nothing. Returns what stops the calls.
+     */
+    public Runnable onChange(Runnable changed) {
+        ShareChanges listener = new ShareChanges(changed);
+        UUID members = takingPart.addEntryListener(listener, false);
+        UUID slotsGivenUp = leases.addEntryListener(listener, false);
+        return () -> {
+            takingPart.removeEntryListener(members);
+            leases.removeEntryListener(slotsGivenUp);
+        };
+    }
+
+    /** Added or gone: a member that takes part, or (gone only) a slot's lease. Updates are renewals and claims. */
+    private record ShareChanges(Runnable changed)
+            implements EntryAddedListener<Object, Object>,
+                    EntryRemovedListener<Object, Object>,
+                    EntryExpiredListener<Object, Object> {
+
+        @Override
+        public void entryAdded(EntryEvent<Object, Object> event) {
+            if (event.getKey() instanceof UUID) {
+                changed.run();
+            }
+        }
+
+        @Override
+        public void entryRemoved(EntryEvent<Object, Object> event) {
+            changed.run();
+        }
+
+        @Override
+        public void entryExpired(EntryEvent<Object, Object> event) {
+            changed.run();
         }
     }
 

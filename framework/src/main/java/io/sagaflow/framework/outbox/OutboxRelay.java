@@ -88,7 +88,7 @@ public final class OutboxRelay {
     private final OutboxSettings settings;
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean membershipChanged = new AtomicBoolean(true);
+    private final AtomicBoolean sharesChanged = new AtomicBoolean(true);
     private final AtomicLong backlog = new AtomicLong();
     private final Counter publishedCount;
     private final Timer lag;
@@ -96,6 +96,7 @@ public final class OutboxRelay {
     private final Timer publish;
     private volatile Thread thread;
     private UUID membershipRegistration;
+    private Runnable stopShareChanges = () -> {};
     private Instant nextPrune = Instant.EPOCH;
     /** Rows published but not deleted yet; only the relay thread touches them. */
     private Published toDelete = Published.NONE;
@@ -143,15 +144,21 @@ public final class OutboxRelay {
             membershipRegistration = member.getCluster().addMembershipListener(new MembershipListener() {
                 @Override
                 public void memberAdded(MembershipEvent event) {
-                    membershipChanged.set(true);
+                    sharesChanged.set(true);
                     signal.signal();
                 }
 
                 @Override
                 public void memberRemoved(MembershipEvent event) {
-                    membershipChanged.set(true);
+                    sharesChanged.set(true);
                     signal.signal();
                 }
+            });
+            // Another relay that starts, stops or gives buckets up moves the shares now, not at the next renewal: a
+            // replica that joined shares the buckets only once its relay runs (ADR 0074).
+            stopShareChanges = leases.onChange(() -> {
+                sharesChanged.set(true);
+                signal.signal();
             });
             signal.connect(wakeups);
             thread = Thread.ofPlatform().name("outbox-relay").daemon().start(this::run);
@@ -173,6 +180,7 @@ public final class OutboxRelay {
             try {
                 if (member.getLifecycleService().isRunning()) {
                     member.getCluster().removeMembershipListener(membershipRegistration);
+                    stopShareChanges.run();
                     leases.releaseAll();
                 }
             } catch (RuntimeException e) {
@@ -188,7 +196,7 @@ public final class OutboxRelay {
     private void run() {
         while (running.get()) {
             try {
-                if (membershipChanged.getAndSet(false) || leases.dueForRenewal()) {
+                if (sharesChanged.getAndSet(false) || leases.dueForRenewal()) {
                     deletePublished();
                     leases.rebalance();
                     wakeups.holders(leases.holders(), settings.buckets());

@@ -215,12 +215,14 @@ class OutboxRelayIT {
         OutboxSignal signalB = new OutboxSignal();
         LeaseTable leasesB = leases(b, slow);
         SimpleMeterRegistry metersA = new SimpleMeterRegistry();
-        // B claims its half first, so A's first rebalance sees who holds every bucket.
+        // B's relay runs first and takes every bucket; when A's starts, B gives half of them up to it (ADR 0074).
         relay(b, leasesB, bus, new SimpleMeterRegistry(), signalB, slow).start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> leasesB.held().size() == BUCKETS / 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> leasesB.held().size() == BUCKETS);
         LeaseTable leasesA = leases(a, slow);
         relay(a, leasesA, bus, metersA, signalA, slow).start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> leasesA.held().size() == BUCKETS / 2);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        leasesA.held().size() == BUCKETS / 2 && leasesB.held().size() == BUCKETS / 2);
         await().atMost(Duration.ofMinutes(2)).until(() -> received.size() >= STREAMS * EVENTS_PER_STREAM);
 
         JdbcEventStore storeOfA = stores.eventStore(new OutboxWriter(BUCKETS, signalA));
@@ -234,6 +236,45 @@ class OutboxRelayIT {
         await().atMost(Duration.ofSeconds(20)).until(() -> countByEventId().size() == STREAMS * EVENTS_PER_STREAM + 1);
         assertThat(received.getLast().streamId()).isEqualTo(streamOfB);
         assertThat(metersA.counter("sagaflow.outbox.wakeups").count()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplicaThatJoinsSharesTheBucketsOnlyOnceItsRelayRuns_andAtOnceThen_andBackWhenItStops() {
+        // Neither relay renews within the test: only their news of each other moves the buckets (ADR 0074).
+        OutboxSettings slow = new OutboxSettings(
+                BUCKETS,
+                SETTINGS.batchSize(),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(30),
+                Duration.ofHours(1),
+                Duration.ofMinutes(1),
+                10_000);
+        HazelcastInstance a = clusters.startMember(service);
+        LeaseTable leasesA = leases(a, slow);
+        relay(a, leasesA, bus, new SimpleMeterRegistry(), new OutboxSignal(), slow)
+                .start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> leasesA.held().size() == BUCKETS);
+
+        // A replica joins the cluster early in its start, long before its relay runs: nobody would take half the
+        // buckets if A gave them up now.
+        HazelcastInstance b = clusters.startMember(service);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> a.getCluster().getMembers().size() == 2);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> leasesA.held().size() == BUCKETS);
+
+        LeaseTable leasesB = leases(b, slow);
+        OutboxRelay relayB = relay(b, leasesB, bus, new SimpleMeterRegistry(), new OutboxSignal(), slow);
+        relayB.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        leasesA.held().size() == BUCKETS / 2 && leasesB.held().size() == BUCKETS / 2);
+
+        relayB.stop();
+        await().atMost(Duration.ofSeconds(10)).until(() -> leasesA.held().size() == BUCKETS);
+        await().atMost(Duration.ofMinutes(2)).until(() -> pending() == 0);
+        assertThat(countByEventId()).hasSize(STREAMS * EVENTS_PER_STREAM);
     }
 
     /** A relay on the only member of the service's cluster, holding every bucket. */
