@@ -161,7 +161,10 @@ def saga_summary(sagas, killed_at, rejoined_at=None):
     # From the kill on, the longest time in which no saga ended. Orders go on being placed several a second until the
     # run's end, so a long gap is sagas stuck in the recovery.
     ends = [s["ended_s"] for s in ended]
+    # After a rejoin, sagas may go on ending while some wait (those whose events a starting replica holds up), so
+    # how long the sagas placed from then on took says more than the longest time without an ending.
     rejoin = {} if rejoined_at is None else {
+        "started_after_rejoin": durations([s for s in ended if s["started_s"] >= rejoined_at]),
         "longest_stall_after_rejoin_s": longest_stall(ends, rejoined_at)}
     return {
         "by_status": dict(Counter(s["status"] or "no saga" for s in sagas.values())),
@@ -252,7 +255,8 @@ def describe_sagas(sagas):
             f"{p95['started_after_kill']} s; the last in flight at the kill ended "
             f"{sagas['last_in_flight_ended_after_kill_s']} s after it; longest time after the kill with no saga ending "
             f"{sagas['longest_stall_after_kill_s']} s" + (
-                f", after the rejoin {sagas['longest_stall_after_rejoin_s']} s"
+                f", after the rejoin {sagas['longest_stall_after_rejoin_s']} s; sagas placed after the rejoin took "
+                f"p95 {sagas['started_after_rejoin']['p95_s']} s, at most {sagas['started_after_rejoin']['max_s']} s"
                 if "longest_stall_after_rejoin_s" in sagas else ""))
 
 

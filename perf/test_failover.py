@@ -92,11 +92,13 @@ class FailoverTest(unittest.TestCase):
         # After the kill: from 10 to 13.0 is the longest, not the quiet 19.0 to 29.3 that comes after the rejoin.
         self.assertEqual(s["longest_stall_after_kill_s"], 3.0)
         self.assertEqual(s["longest_stall_after_rejoin_s"], 9.3)
+        self.assertEqual(s["started_after_rejoin"], {"n": 3, "p50_s": 0.4, "p95_s": 4.3, "max_s": 4.3})
         self.assertTrue(failover.passed(summary))
         described = failover.describe(summary)
         self.assertIn("the replica started again at 20.0 s, healthy at 24.0 s, 16.0 s before the last order",
                       described)
-        self.assertIn("with no saga ending 3.0 s, after the rejoin 9.3 s", described)
+        self.assertIn("with no saga ending 3.0 s, after the rejoin 9.3 s; sagas placed after the rejoin took p95 4.3 s, "
+                      "at most 4.3 s", described)
 
         without = failover.summarise(answers, {k: [k] for k in sagas}, 10, sagas=sagas)
         self.assertEqual(without["sagas"]["longest_stall_after_kill_s"], 10.3)
