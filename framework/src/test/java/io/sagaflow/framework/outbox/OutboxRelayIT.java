@@ -53,6 +53,16 @@ class OutboxRelayIT {
             Duration.ofMinutes(1),
             10_000);
 
+    /** Relays that neither poll nor renew their leases within a test. */
+    private static final OutboxSettings QUIET = new OutboxSettings(
+            BUCKETS,
+            SETTINGS.batchSize(),
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(30),
+            Duration.ofHours(1),
+            Duration.ofMinutes(1),
+            10_000);
+
     private final HazelcastTestClusters clusters = new HazelcastTestClusters();
     private final List<OutboxRelay> relays = new ArrayList<>();
     private final List<EventMessage> received = Collections.synchronizedList(new ArrayList<>());
@@ -201,25 +211,17 @@ class OutboxRelayIT {
     @Test
     void aCommitWakesTheRelayOfTheReplicaThatHoldsItsStreamsBucketLongBeforeThatRelaysPoll() {
         // Neither relay polls or renews within the test: only wake-ups make them publish again.
-        OutboxSettings slow = new OutboxSettings(
-                BUCKETS,
-                SETTINGS.batchSize(),
-                Duration.ofMinutes(10),
-                Duration.ofMinutes(30),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                10_000);
         HazelcastInstance a = clusters.startMember(service);
         HazelcastInstance b = clusters.startMember(service);
         OutboxSignal signalA = new OutboxSignal();
         OutboxSignal signalB = new OutboxSignal();
-        LeaseTable leasesB = leases(b, slow);
+        LeaseTable leasesB = leases(b, QUIET);
         SimpleMeterRegistry metersA = new SimpleMeterRegistry();
         // B's relay runs first and takes every bucket; when A's starts, B gives half of them up to it (ADR 0074).
-        relay(b, leasesB, bus, new SimpleMeterRegistry(), signalB, slow).start();
+        relay(b, leasesB, bus, new SimpleMeterRegistry(), signalB, QUIET).start();
         await().atMost(Duration.ofSeconds(30)).until(() -> leasesB.held().size() == BUCKETS);
-        LeaseTable leasesA = leases(a, slow);
-        relay(a, leasesA, bus, metersA, signalA, slow).start();
+        LeaseTable leasesA = leases(a, QUIET);
+        relay(a, leasesA, bus, metersA, signalA, QUIET).start();
         await().atMost(Duration.ofSeconds(30))
                 .until(() ->
                         leasesA.held().size() == BUCKETS / 2 && leasesB.held().size() == BUCKETS / 2);
@@ -241,17 +243,9 @@ class OutboxRelayIT {
     @Test
     void aReplicaThatJoinsSharesTheBucketsOnlyOnceItsRelayRuns_andAtOnceThen_andBackWhenItStops() {
         // Neither relay renews within the test: only their news of each other moves the buckets (ADR 0074).
-        OutboxSettings slow = new OutboxSettings(
-                BUCKETS,
-                SETTINGS.batchSize(),
-                Duration.ofMinutes(10),
-                Duration.ofMinutes(30),
-                Duration.ofHours(1),
-                Duration.ofMinutes(1),
-                10_000);
         HazelcastInstance a = clusters.startMember(service);
-        LeaseTable leasesA = leases(a, slow);
-        relay(a, leasesA, bus, new SimpleMeterRegistry(), new OutboxSignal(), slow)
+        LeaseTable leasesA = leases(a, QUIET);
+        relay(a, leasesA, bus, new SimpleMeterRegistry(), new OutboxSignal(), QUIET)
                 .start();
         await().atMost(Duration.ofSeconds(30)).until(() -> leasesA.held().size() == BUCKETS);
 
@@ -264,8 +258,8 @@ class OutboxRelayIT {
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> leasesA.held().size() == BUCKETS);
 
-        LeaseTable leasesB = leases(b, slow);
-        OutboxRelay relayB = relay(b, leasesB, bus, new SimpleMeterRegistry(), new OutboxSignal(), slow);
+        LeaseTable leasesB = leases(b, QUIET);
+        OutboxRelay relayB = relay(b, leasesB, bus, new SimpleMeterRegistry(), new OutboxSignal(), QUIET);
         relayB.start();
         await().atMost(Duration.ofSeconds(10))
                 .until(() ->
