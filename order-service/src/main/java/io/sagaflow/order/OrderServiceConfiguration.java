@@ -140,6 +140,20 @@ class OrderServiceConfiguration {
                 config.setProperty(ClusterProperty.JOB_SCAN_PERIOD.getName(), Long.toString(scanPeriod.toMillis()));
     }
 
+    /**
+     * How long the order cluster's master waits after a member joins before it restarts the saga job to include it
+     * (Jet's scale-up delay, 10 s by default). A joining replica restarts the job itself once its runner is registered
+     * ({@link SagaJob#start}); Jet's rescale is only the fallback, and must not come while the replica's application is
+     * still starting, or every saga waits for it (ADR 0075).
+     */
+    @Bean
+    ServiceClusterCustomizer sagaJobScaleUp(@Value("${sagaflow.order.saga.scale-up-delay:5m}") Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("sagaflow.order.saga.scale-up-delay must not be negative, was " + delay);
+        }
+        return config -> config.getJetConfig().setScaleUpDelayMillis(delay.toMillis());
+    }
+
     @Bean
     ViewCache<OrderView> orderViewCache(
             @ServiceCluster HazelcastInstance member,

@@ -22,4 +22,9 @@ class OrderServiceApplicationIT extends ServiceHealthContract {
         assertThat(member.getConfig().getProperty(ClusterProperty.JOB_SCAN_PERIOD.getName()))
                 .isEqualTo("1000");
     }
+
+    @Test
+    void theMasterLeavesAJoinedReplicaToRestartTheSagaJobItself_forFiveMinutes() {
+        assertThat(member.getConfig().getJetConfig().getScaleUpDelayMillis()).isEqualTo(300_000);
+    }
 }

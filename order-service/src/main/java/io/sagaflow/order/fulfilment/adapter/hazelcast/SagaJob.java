@@ -2,9 +2,11 @@ package io.sagaflow.order.fulfilment.adapter.hazelcast;
 
 import com.hazelcast.core.EntryEventType;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.JetService;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.config.JobConfig;
 import com.hazelcast.jet.config.ProcessingGuarantee;
+import com.hazelcast.jet.core.JobStatus;
 import com.hazelcast.jet.pipeline.JournalInitialPosition;
 import com.hazelcast.jet.pipeline.Pipeline;
 import com.hazelcast.jet.pipeline.ServiceFactories;
@@ -19,18 +21,26 @@ import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The saga as a Jet job on the order service's cluster: it reads the inbox's event journal on every member (each
  * member its own partitions), groups the messages by order so one order's messages are handled one at a time, in
  * order, on the member whose partition holds them, and hands them in batches to that member's {@link SagaRunner}. At-least-once with snapshots every
- * {@code sagaflow.order.saga.snapshot-interval} (5 s): after a member fails, the job restarts from the last snapshot on the remaining members, and when a replica
- * joins it is rescaled to include it. Every replica submits the job if absent; one runs.
+ * {@code sagaflow.order.saga.snapshot-interval} (5 s): after a member fails, the job restarts from the last snapshot on the remaining members, and a replica
+ * that joins restarts it to take part once its runner is registered. Every replica submits the job if absent; one runs.
  */
 public final class SagaJob {
 
-    private static final Map<String, SagaRunner> RUNNERS = new ConcurrentHashMap<>();
+    private static final Logger log = LoggerFactory.getLogger(SagaJob.class);
+    /** Each member's runner, by member name: completed when the member's application registers it. */
+    private static final Map<String, CompletableFuture<SagaRunner>> RUNNERS = new ConcurrentHashMap<>();
+    /** Members on which the job's processors asked for the runner, registered or not yet. */
+    private static final Set<String> JOINED = ConcurrentHashMap.newKeySet();
 
     private SagaJob() {}
 
@@ -112,36 +122,73 @@ public final class SagaJob {
     public static ServiceFactory<?, SagaLane> memberLanes() {
         return ServiceFactories.nonSharedService(
                 context -> new SagaLane(
-                        awaitRunner(context.hazelcastInstance().getName()),
-                        "saga-lane-" + context.globalProcessorIndex()),
+                        runnerOf(context.hazelcastInstance().getName()), "saga-lane-" + context.globalProcessorIndex()),
                 SagaLane::close);
     }
 
-    /** A member that just joined may get the job before its application context registered the runner. */
-    private static SagaRunner awaitRunner(String member) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
-        SagaRunner runner;
-        while ((runner = RUNNERS.get(member)) == null) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no saga runner on member " + member);
-            }
-            Thread.sleep(50);
-        }
-        return runner;
+    /**
+     * The runner of {@code member}, when it is registered. The job's processors on a member that just joined may start
+     * before its application context registered it: when another member's death restarts the job meanwhile, or when
+     * Jet's rescale comes before the replica's own restart ({@link #start}). Their lanes then wait for it, on their own
+     * threads, and the job goes on without them (ADR 0075).
+     */
+    private static CompletableFuture<SagaRunner> runnerOf(String member) {
+        JOINED.add(member);
+        return RUNNERS.computeIfAbsent(member, name -> new CompletableFuture<>());
     }
 
-    /** Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs. */
+    /**
+     * Makes {@code runner} the one the job uses on {@code member}, and submits the job unless it runs.
+     *
+     * <p>A replica that joins a cluster where the job already runs has no part in it: the job runs on the members it
+     * started on until it is restarted. Jet restarts it to include a joined member after its scale-up delay; the order
+     * service sets that long, and the replica restarts the job itself here, once its runner is registered, so no saga
+     * waits for a replica whose application is still starting (ADR 0075). It does not when the job's processors already
+     * asked for this member's runner: then the job runs here.
+     */
     public static Job start(HazelcastInstance member, SagaRunner runner, Settings settings) {
-        RUNNERS.put(member.getName(), runner);
+        RUNNERS.compute(
+                        member.getName(),
+                        (name, waiting) -> waiting == null || waiting.isDone() ? new CompletableFuture<>() : waiting)
+                .complete(runner);
+        JetService jet = member.getJet();
+        Job running = jet.getJob(SagaNames.JOB);
+        if (running != null && !running.getStatus().isTerminal()) {
+            includeThisMember(member.getName(), running);
+            return running;
+        }
         JobConfig config = new JobConfig()
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(settings.snapshotInterval().toMillis());
-        return member.getJet().newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
+        return jet.newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
+    }
+
+    /**
+     * Restarts the running {@code job}, gracefully (from a last snapshot), unless its processors already run on
+     * {@code member}. A job that is not running (starting, restarting, or in a scale-up) is left alone: its next
+     * execution is planned on the members there are, this one among them.
+     */
+    private static void includeThisMember(String member, Job job) {
+        if (JOINED.contains(member) || job.getStatus() != JobStatus.RUNNING) {
+            return;
+        }
+        try {
+            job.restart();
+            log.info("Restarted the saga job to take member {} in", member);
+        } catch (IllegalStateException notRunning) {
+            log.debug("The saga job was not running, its next execution takes member {} in", member, notRunning);
+        } catch (RuntimeException e) {
+            log.warn(
+                    "Could not restart the saga job to take member {} in; Jet rescales it after its scale-up delay",
+                    member,
+                    e);
+        }
     }
 
     /** Forgets {@code member}'s runner (on shutdown). */
     public static void stop(HazelcastInstance member) {
         RUNNERS.remove(member.getName());
+        JOINED.remove(member.getName());
     }
 }

@@ -1,0 +1,170 @@
+package io.sagaflow.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.jet.Job;
+import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.map.IMap;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters.ServiceClusterSpec;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.InboxKey;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaJob;
+import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaNames;
+import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
+import io.sagaflow.order.fulfilment.application.SagaRunner;
+import io.sagaflow.order.fulfilment.domain.SagaMessage;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A replica that joins the order cluster takes part in the saga job only once its runner is registered, and then at
+ * once: the job is not rescaled onto a member whose application is still starting (ADR 0075). Two real members, the
+ * order service's own cluster settings, runners that record which member handled each message.
+ */
+class SagaJobJoinIT {
+
+    /** Jet's default scale-up delay, after which it would have restarted the job onto the joined member. */
+    private static final Duration JETS_SCALE_UP_DELAY = Duration.ofSeconds(10);
+
+    private static final SagaJob.Settings SETTINGS = new SagaJob.Settings(1, 16, Duration.ofSeconds(1), 1);
+
+    private final OrderServiceConfiguration configuration = new OrderServiceConfiguration();
+    private final HazelcastTestClusters clusters = new HazelcastTestClusters();
+    private final ServiceClusterSpec cluster = clusters.newServiceCluster();
+    /** Which member's runner handled each message, by message id. */
+    private final Map<String, String> handledBy = new ConcurrentHashMap<>();
+
+    private final List<HazelcastInstance> members = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopMembers() {
+        members.forEach(SagaJob::stop);
+        clusters.close();
+    }
+
+    @Test
+    void aJoinedReplicaTakesPartOnlyOnceItsRunnerIsRegistered_andThenAtOnce() throws Exception {
+        HazelcastInstance first = startMember();
+        Job job = SagaJob.start(first, new RecordingRunner(first), SETTINGS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+
+        List<JobStatus> changes = statusChanges(job);
+
+        HazelcastInstance second = startMember();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> first.getPartitionService().isClusterSafe());
+        Thread.sleep(JETS_SCALE_UP_DELAY.plusSeconds(2).toMillis());
+
+        // The second member owns partitions now, but has no runner yet: the job was not restarted, and the first
+        // member handles every message.
+        String whileStarting = send(first, second);
+        await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.containsKey(whileStarting));
+        assertThat(handledBy).containsEntry(whileStarting, first.getName());
+        assertThat(changes).isEmpty();
+
+        Job same = SagaJob.start(second, new RecordingRunner(second), SETTINGS);
+        assertThat(same.getId()).isEqualTo(job.getId());
+
+        // Once the job has restarted, each member handles its own partitions' messages.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            String onSecond = send(first, second);
+            String onFirst = send(first, first);
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> handledBy.containsKey(onSecond) && handledBy.containsKey(onFirst));
+            assertThat(handledBy).containsEntry(onSecond, second.getName()).containsEntry(onFirst, first.getName());
+        });
+        assertThat(changes).contains(JobStatus.RUNNING).doesNotContain(JobStatus.FAILED);
+    }
+
+    @Test
+    void aReplicaWhoseRunnerTheJobAlreadyWaitsFor_holdsUpOnlyItsOwnMessages_andDoesNotRestartIt() throws Exception {
+        HazelcastInstance first = startMember();
+        Job job = SagaJob.start(first, new RecordingRunner(first), SETTINGS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+        HazelcastInstance second = startMember();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> first.getPartitionService().isClusterSafe());
+
+        // A restart for another cause (here, an operator's) plans the job on both members before the second's runner
+        // is registered: its processors wait for it.
+        job.restart();
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+        // The second member's lanes wait for its runner; the job goes on without them.
+        String waiting = send(first, second);
+        String meanwhile = send(first, first);
+        await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.containsKey(meanwhile));
+        assertThat(handledBy).containsEntry(meanwhile, first.getName()).doesNotContainKey(waiting);
+
+        List<JobStatus> changes = statusChanges(job);
+        SagaJob.start(second, new RecordingRunner(second), SETTINGS);
+
+        String onSecond = send(first, second);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> handledBy.containsKey(waiting) && handledBy.containsKey(onSecond));
+        assertThat(handledBy).containsEntry(waiting, second.getName()).containsEntry(onSecond, second.getName());
+        Thread.sleep(1_000);
+        assertThat(changes).isEmpty();
+    }
+
+    private HazelcastInstance startMember() {
+        ServiceClusterCustomizer structures = configuration.sagaStructures(25_000, Duration.ofSeconds(1));
+        ServiceClusterCustomizer scaleUp = configuration.sagaJobScaleUp(Duration.ofMinutes(5));
+        HazelcastInstance member = clusters.startMember(cluster, structures, scaleUp);
+        members.add(member);
+        return member;
+    }
+
+    /** Adds a message for an order whose partition {@code owner} holds, and returns its id. */
+    private static String send(HazelcastInstance via, HazelcastInstance owner) {
+        UUID order;
+        do {
+            order = UUID.randomUUID();
+        } while (!via.getPartitionService()
+                .getPartition(order.toString())
+                .getOwner()
+                .getUuid()
+                .equals(owner.getCluster().getLocalMember().getUuid()));
+        String messageId = UUID.randomUUID().toString();
+        IMap<InboxKey, SagaInboxEntry> inbox = via.getMap(SagaNames.INBOX);
+        SagaMessage message = new SagaMessage.StockWasReserved(order);
+        inbox.put(
+                new InboxKey(messageId, order),
+                SagaInboxEntry.of(message, EventMetadata.startingFlow(order.toString())));
+        return messageId;
+    }
+
+    /** The statuses {@code job} moves to from now on. */
+    private static List<JobStatus> statusChanges(Job job) {
+        List<JobStatus> changes = new CopyOnWriteArrayList<>();
+        job.addStatusListener(event -> changes.add(event.getNewStatus()));
+        return changes;
+    }
+
+    /** A runner that only records that this member handled each message. */
+    private final class RecordingRunner extends SagaRunner {
+
+        private final String member;
+
+        RecordingRunner(HazelcastInstance member) {
+            super(null, null, null, null, null, null, new SimpleMeterRegistry());
+            this.member = member.getName();
+        }
+
+        @Override
+        public List<String> handleBatch(List<Delivery> batch) {
+            batch.forEach(delivery -> handledBy.put(delivery.messageId(), member));
+            return batch.stream().map(delivery -> "RUNNING").toList();
+        }
+    }
+}
