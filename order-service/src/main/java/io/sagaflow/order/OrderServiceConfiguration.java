@@ -306,13 +306,14 @@ class OrderServiceConfiguration {
             @Value("${sagaflow.order.saga.parallelism:4}") int parallelism,
             @Value("${sagaflow.order.saga.batch-size:64}") int batchSize,
             @Value("${sagaflow.order.saga.snapshot-interval:5s}") Duration snapshotInterval,
-            @Value("${sagaflow.order.saga.journal-readers:0}") int journalReaders) {
+            @Value("${sagaflow.order.saga.journal-readers:0}") int journalReaders,
+            @Value("${sagaflow.order.saga.job-call-timeout:10s}") Duration callTimeout) {
         return new SagaLifecycle(
                 member,
                 runner,
                 deadlines,
                 sagas,
-                new SagaJob.Settings(parallelism, batchSize, snapshotInterval, journalReaders));
+                new SagaJob.Settings(parallelism, batchSize, snapshotInterval, journalReaders, callTimeout));
     }
 
     @Bean

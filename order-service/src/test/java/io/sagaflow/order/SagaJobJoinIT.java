@@ -2,11 +2,20 @@ package io.sagaflow.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.impl.LiveOperationRegistry;
+import com.hazelcast.jet.impl.util.Util;
 import com.hazelcast.map.IMap;
+import com.hazelcast.spi.impl.operationservice.Operation;
+import com.hazelcast.spi.impl.operationservice.OperationAccessor;
+import com.hazelcast.spi.impl.operationservice.impl.InvocationRegistry;
+import com.hazelcast.spi.impl.operationservice.impl.OperationServiceImpl;
+import com.hazelcast.spi.impl.sequence.CallIdSequence;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.eventstore.EventMetadata;
 import io.sagaflow.framework.hazelcast.ServiceClusterCustomizer;
@@ -18,6 +27,7 @@ import io.sagaflow.order.fulfilment.adapter.hazelcast.SagaNames;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import io.sagaflow.order.fulfilment.domain.SagaMessage;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +48,7 @@ class SagaJobJoinIT {
     private static final Duration JETS_SCALE_UP_DELAY = Duration.ofSeconds(10);
 
     private static final SagaJob.Settings SETTINGS = new SagaJob.Settings(1, 16, Duration.ofSeconds(1), 1);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(1);
 
     private final OrderServiceConfiguration configuration = new OrderServiceConfiguration();
     private final HazelcastTestClusters clusters = new HazelcastTestClusters();
@@ -117,12 +128,68 @@ class SagaJobJoinIT {
         assertThat(changes).isEmpty();
     }
 
+    @Test
+    void theReplicaThatSubmittedTheJob_startedAgainOnItsAddress_takesPartAgain() throws Exception {
+        HazelcastInstance master = startMember();
+        HazelcastInstance submitter = startMember();
+        Job job = SagaJob.start(submitter, new RecordingRunner(submitter), SETTINGS);
+        SagaJob.start(master, new RecordingRunner(master), SETTINGS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+
+        // The submitter dies, and its replica comes back on the same address, as a container restarted in its pod.
+        Address address = submitter.getCluster().getLocalMember().getAddress();
+        clusters.kill(submitter);
+        SagaJob.stop(submitter);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> master.getCluster().getMembers().size() == 1);
+        HazelcastInstance again = startMember();
+        assertThat(again.getCluster().getLocalMember().getAddress()).isEqualTo(address);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> master.getPartitionService().isClusterSafe());
+
+        // The coordinator still holds the dead submitter's wait for the job's end, under its address and call id, and
+        // answers no call of that address with that id. Here the next call ids the new replica takes are held so, as
+        // one was in a run of perf/failover, where the replica then hung in its start.
+        leaveCallsRunning(master, address, lastCallId(again) + 1, 3);
+        SagaJob.Settings quickCalls = new SagaJob.Settings(1, 16, Duration.ofSeconds(1), 1, CALL_TIMEOUT);
+
+        Job same = assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> SagaJob.start(again, new RecordingRunner(again), quickCalls));
+
+        assertThat(same.getId()).isEqualTo(job.getId());
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            String onAgain = send(master, again);
+            await().atMost(Duration.ofSeconds(5)).until(() -> handledBy.containsKey(onAgain));
+            assertThat(handledBy).containsEntry(onAgain, again.getName());
+        });
+    }
+
     private HazelcastInstance startMember() {
         ServiceClusterCustomizer structures = configuration.sagaStructures(25_000, Duration.ofSeconds(1));
         ServiceClusterCustomizer scaleUp = configuration.sagaJobScaleUp(Duration.ofMinutes(5));
         HazelcastInstance member = clusters.startMember(cluster, structures, scaleUp);
         members.add(member);
         return member;
+    }
+
+    /** The call id {@code member} gave its last call to another member. */
+    private static long lastCallId(HazelcastInstance member) throws ReflectiveOperationException {
+        InvocationRegistry invocations =
+                ((OperationServiceImpl) Util.getNodeEngine(member).getOperationService()).getInvocationRegistry();
+        Field sequence = InvocationRegistry.class.getDeclaredField("callIdSequence");
+        sequence.setAccessible(true);
+        return ((CallIdSequence) sequence.get(invocations)).getLastCallId();
+    }
+
+    /** Registers {@code count} Jet calls from {@code caller} on {@code coordinator} as running, from call id {@code from}. */
+    private static void leaveCallsRunning(HazelcastInstance coordinator, Address caller, long from, int count) {
+        LiveOperationRegistry running = Util.getJetServiceBackend(coordinator).getLiveOperationRegistry();
+        for (long callId = from; callId < from + count; callId++) {
+            Operation leftOver = new Operation() {};
+            OperationAccessor.setCallerAddress(leftOver, caller);
+            OperationAccessor.setCallId(leftOver, callId);
+            assertThat(running.register(leftOver)).isTrue();
+        }
     }
 
     /** Adds a message for an order whose partition {@code owner} holds, and returns its id. */

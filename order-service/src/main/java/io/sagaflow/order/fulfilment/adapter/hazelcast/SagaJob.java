@@ -24,6 +24,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class SagaJob {
 
     private static final Logger log = LoggerFactory.getLogger(SagaJob.class);
+    /** How many times a call to the job's coordinator is made before the member gives up ({@link #answered}). */
+    static final int CALL_ATTEMPTS = 6;
     /** Each member's runner, by member name: completed when the member's application registers it. */
     private static final Map<String, CompletableFuture<SagaRunner>> RUNNERS = new ConcurrentHashMap<>();
     /** Members on which the job's processors asked for the runner, registered or not yet. */
@@ -52,8 +58,15 @@ public final class SagaJob {
      * @param snapshotInterval how often the job records its place in the journal
      * @param journalReaders processors reading the member's partitions of the journal; 0 leaves it to Hazelcast,
      *     whose map journal source takes two (ADR 0038)
+     * @param callTimeout how long a call to the job's coordinator (look-up, submission, restart) may go unanswered
+     *     before it is made again (ADR 0075)
      */
-    public record Settings(int parallelism, int batchSize, Duration snapshotInterval, int journalReaders) {
+    public record Settings(
+            int parallelism, int batchSize, Duration snapshotInterval, int journalReaders, Duration callTimeout) {
+
+        /** The call time-out when none is given. */
+        public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+
         public Settings {
             if (parallelism < 1 || batchSize < 1 || journalReaders < 0) {
                 throw new IllegalArgumentException("parallelism and batch size must be at least 1, journal readers"
@@ -62,6 +75,13 @@ public final class SagaJob {
             if (snapshotInterval.isNegative() || snapshotInterval.isZero()) {
                 throw new IllegalArgumentException("snapshot interval must be positive: " + snapshotInterval);
             }
+            if (callTimeout.isNegative() || callTimeout.isZero()) {
+                throw new IllegalArgumentException("call time-out must be positive: " + callTimeout);
+            }
+        }
+
+        public Settings(int parallelism, int batchSize, Duration snapshotInterval, int journalReaders) {
+            this(parallelism, batchSize, snapshotInterval, journalReaders, DEFAULT_CALL_TIMEOUT);
         }
     }
 
@@ -152,16 +172,21 @@ public final class SagaJob {
                         (name, waiting) -> waiting == null || waiting.isDone() ? new CompletableFuture<>() : waiting)
                 .complete(runner);
         JetService jet = member.getJet();
-        Job running = jet.getJob(SagaNames.JOB);
-        if (running != null && !running.getStatus().isTerminal()) {
-            includeThisMember(member.getName(), running);
+        Duration timeout = settings.callTimeout();
+        Job running = answered("look-up of the saga job", timeout, () -> {
+            Job job = jet.getJob(SagaNames.JOB);
+            return job == null || job.getStatus().isTerminal() ? null : job;
+        });
+        if (running != null) {
+            includeThisMember(member.getName(), running, timeout);
             return running;
         }
         JobConfig config = new JobConfig()
                 .setName(SagaNames.JOB)
                 .setProcessingGuarantee(ProcessingGuarantee.AT_LEAST_ONCE)
                 .setSnapshotIntervalMillis(settings.snapshotInterval().toMillis());
-        return jet.newJobIfAbsent(pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings), config);
+        Pipeline pipeline = pipeline(inboxJournal(), memberLanes(), Sinks.noop(), settings);
+        return answered("submission of the saga job", timeout, () -> jet.newJobIfAbsent(pipeline, config));
     }
 
     /**
@@ -169,13 +194,21 @@ public final class SagaJob {
      * {@code member}. A job that is not running (starting, restarting, or in a scale-up) is left alone: its next
      * execution is planned on the members there are, this one among them.
      */
-    private static void includeThisMember(String member, Job job) {
-        if (JOINED.contains(member) || job.getStatus() != JobStatus.RUNNING) {
+    private static void includeThisMember(String member, Job job, Duration timeout) {
+        if (JOINED.contains(member)) {
             return;
         }
         try {
-            job.restart();
-            log.info("Restarted the saga job to take member {} in", member);
+            boolean restarted = answered("restart of the saga job", timeout, () -> {
+                if (job.getStatus() != JobStatus.RUNNING) {
+                    return false;
+                }
+                job.restart();
+                return true;
+            });
+            if (restarted) {
+                log.info("Restarted the saga job to take member {} in", member);
+            }
         } catch (IllegalStateException notRunning) {
             log.debug("The saga job was not running, its next execution takes member {} in", member, notRunning);
         } catch (RuntimeException e) {
@@ -183,6 +216,57 @@ public final class SagaJob {
                     "Could not restart the saga job to take member {} in; Jet rescales it after its scale-up delay",
                     member,
                     e);
+        }
+    }
+
+    /**
+     * What {@code call} to the job's coordinator returns, made again when it goes unanswered for {@code timeout}, up to
+     * {@value #CALL_ATTEMPTS} times. Hazelcast 5.7 can leave a call unanswered for ever: its coordinator keeps each
+     * job's submitter's wait for the job's end under the submitter's address and call id, also after the submitter
+     * died, and skips a new call from that address with that id as a duplicate, while telling the caller that it
+     * runs. A replica started again on the address of the one that submitted the job (a container restarted in its
+     * pod, a replica of the local stack) hung in its start that way. A call made again takes the next id. Every call
+     * made here may be made twice: a look-up, a submission by name, a restart of a running job.
+     */
+    static <T> T answered(String what, Duration timeout, Supplier<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            CompletableFuture<T> answer = new CompletableFuture<>();
+            Thread.ofVirtual().name("saga-job-call").start(() -> {
+                try {
+                    answer.complete(call.get());
+                } catch (Throwable e) {
+                    answer.completeExceptionally(e);
+                }
+            });
+            try {
+                return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (attempt == CALL_ATTEMPTS) {
+                    throw new Unanswered("the " + what + " went unanswered " + CALL_ATTEMPTS + " times for " + timeout);
+                }
+                log.warn(
+                        "The {} went unanswered for {}; making it again ({} of {})",
+                        what,
+                        timeout,
+                        attempt + 1,
+                        CALL_ATTEMPTS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException failure) {
+                    throw failure;
+                }
+                throw new IllegalStateException("the " + what + " failed", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Unanswered("interrupted while waiting for the " + what);
+            }
+        }
+    }
+
+    /** A call to the job's coordinator that was never answered. */
+    static final class Unanswered extends RuntimeException {
+
+        Unanswered(String message) {
+            super(message);
         }
     }
 

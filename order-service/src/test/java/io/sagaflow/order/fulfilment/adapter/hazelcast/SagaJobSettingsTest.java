@@ -76,6 +76,9 @@ class SagaJobSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SagaJob.Settings(4, 64, Duration.ZERO, 0))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SagaJob.Settings(4, 64, Duration.ofSeconds(5), 0, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("call time-out");
     }
 
     private static Map<String, Integer> localParallelism(SagaJob.Settings settings) {
