@@ -29,6 +29,11 @@ class RoutingConfiguration {
     }
 
     @Bean
+    TriedReplicas triedReplicas() {
+        return new TriedReplicas();
+    }
+
+    @Bean
     FilterRegistrationBean<BodyReadFilter> bodyReadFilter() {
         return new FilterRegistrationBean<>(new BodyReadFilter());
     }

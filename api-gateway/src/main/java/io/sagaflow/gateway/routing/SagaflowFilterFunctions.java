@@ -195,6 +195,7 @@ public final class SagaflowFilterFunctions {
      */
     static ServerResponse retrying(ServerRequest request, int retries, Set<Integer> statuses, Attempt attempt)
             throws Exception {
+        TriedReplicas.track(request.attributes());
         RuntimeException reached = null;
         for (int n = 0; ; n++) {
             boolean last = n >= retries || Thread.currentThread().isInterrupted();
@@ -226,6 +227,7 @@ public final class SagaflowFilterFunctions {
      * nothing of the request's body; any other outcome, answers of every status included, is passed on.
      */
     static ServerResponse retryingUnsent(ServerRequest request, int retries, Attempt attempt) throws Exception {
+        TriedReplicas.track(request.attributes());
         for (int n = 0; ; n++) {
             try {
                 return attempt.send();

@@ -74,7 +74,8 @@ public final class UnreachableReplicas
         return false;
     }
 
-    private static String key(ServiceInstance instance) {
+    /** How a replica is known here and in {@link TriedReplicas}: its service, host and port. */
+    static String key(ServiceInstance instance) {
         return instance.getServiceId() + "@" + instance.getHost() + ":" + instance.getPort();
     }
 

@@ -251,6 +251,27 @@ class ResilienceIT extends GatewayTestBase {
     }
 
     @Test
+    void aKeyedCreateSentAgainGoesToAReplicaItWasNotSentTo_whateverTurnsTheOtherRequestsTake() throws Exception {
+        // Each create that reaches the second replica is dropped; the reads between them move the load balancer's turn.
+        ORDER_2.drop("/api/orders");
+        List<Future<HttpResponse<String>>> creates = new ArrayList<>();
+        try (ExecutorService clients = Executors.newFixedThreadPool(8)) {
+            for (int i = 0; i < 40; i++) {
+                String key = "k-turn-" + i;
+                creates.add(clients.submit(() -> createOrder(key, "{}")));
+                String read = "/api/orders/o-turn-" + i;
+                clients.submit(() -> Http.get(port, read));
+                clients.submit(() -> Http.get(port, read));
+            }
+        }
+
+        for (Future<HttpResponse<String>> created : creates) {
+            assertThat(created.get().statusCode()).as(created.get().body()).isEqualTo(200);
+        }
+        assertThat(ORDER.count("POST", "/api/orders")).isEqualTo(40);
+    }
+
+    @Test
     void aKeyedCreateWhoseAnswerBreaksOffIsSentAgain() {
         ORDER_2.truncate("/api/orders");
 
