@@ -181,14 +181,17 @@ class SagaJobJoinIT {
         return ((CallIdSequence) sequence.get(invocations)).getLastCallId();
     }
 
-    /** Registers {@code count} Jet calls from {@code caller} on {@code coordinator} as running, from call id {@code from}. */
+    /**
+     * Registers {@code count} Jet calls from {@code caller} on {@code coordinator} as running, from call id {@code
+     * from}, unless one is registered there already.
+     */
     private static void leaveCallsRunning(HazelcastInstance coordinator, Address caller, long from, int count) {
         LiveOperationRegistry running = Util.getJetServiceBackend(coordinator).getLiveOperationRegistry();
         for (long callId = from; callId < from + count; callId++) {
             Operation leftOver = new Operation() {};
             OperationAccessor.setCallerAddress(leftOver, caller);
             OperationAccessor.setCallId(leftOver, callId);
-            assertThat(running.register(leftOver)).isTrue();
+            running.register(leftOver); // false where the dead submitter's own wait holds the id already
         }
     }
 
