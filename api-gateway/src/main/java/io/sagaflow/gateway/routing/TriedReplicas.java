@@ -5,12 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.cloud.client.ServiceInstance;
-import org.springframework.cloud.client.loadbalancer.CompletionContext;
-import org.springframework.cloud.client.loadbalancer.LoadBalancerLifecycle;
 import org.springframework.cloud.client.loadbalancer.Request;
 import org.springframework.cloud.client.loadbalancer.RequestDataContext;
 import org.springframework.cloud.client.loadbalancer.Response;
-import org.springframework.cloud.client.loadbalancer.ResponseData;
 
 /**
  * The replicas each request was sent to (ADR 0076): a request sent again ({@code RetryReads}, {@code
@@ -22,7 +19,7 @@ import org.springframework.cloud.client.loadbalancer.ResponseData;
  * <p>The replicas are kept in the request's own attributes, which the load balancer's request carries; nothing is kept
  * here once the request is answered.
  */
-public final class TriedReplicas implements LoadBalancerLifecycle<RequestDataContext, ResponseData, ServiceInstance> {
+public final class TriedReplicas implements ProxyCallLifecycle {
 
     /** The request attribute that holds the replicas the request was sent to. */
     static final String ATTRIBUTE = TriedReplicas.class.getName() + ".sentTo";
@@ -51,16 +48,6 @@ public final class TriedReplicas implements LoadBalancerLifecycle<RequestDataCon
         attributes.putIfAbsent(ATTRIBUTE, new LinkedHashSet<String>());
     }
 
-    @Override
-    public boolean supports(Class requestContextClass, Class responseClass, Class serverTypeClass) {
-        return RequestDataContext.class.isAssignableFrom(requestContextClass)
-                && ResponseData.class.isAssignableFrom(responseClass)
-                && ServiceInstance.class.isAssignableFrom(serverTypeClass);
-    }
-
-    @Override
-    public void onStart(Request<RequestDataContext> request) {}
-
     /** Notes the replica chosen for this attempt of the request. */
     @Override
     public void onStartRequest(Request<RequestDataContext> request, Response<ServiceInstance> chosen) {
@@ -69,9 +56,6 @@ public final class TriedReplicas implements LoadBalancerLifecycle<RequestDataCon
             tried.add(UnreachableReplicas.key(chosen.getServer()));
         }
     }
-
-    @Override
-    public void onComplete(CompletionContext<ResponseData, ServiceInstance, RequestDataContext> completion) {}
 
     @SuppressWarnings("unchecked")
     private static Set<String> tried(Request<?> request, boolean create) {

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.loadbalancer.CompletionContext;
-import org.springframework.cloud.client.loadbalancer.LoadBalancerLifecycle;
-import org.springframework.cloud.client.loadbalancer.Request;
 import org.springframework.cloud.client.loadbalancer.RequestDataContext;
 import org.springframework.cloud.client.loadbalancer.Response;
 import org.springframework.cloud.client.loadbalancer.ResponseData;
@@ -26,8 +24,7 @@ import org.springframework.cloud.client.loadbalancer.ResponseData;
  * closed under a request, a time-out or a 5xx can have other causes, and a breaker per service already covers a
  * service that fails as a whole.
  */
-public final class UnreachableReplicas
-        implements LoadBalancerLifecycle<RequestDataContext, ResponseData, ServiceInstance> {
+public final class UnreachableReplicas implements ProxyCallLifecycle {
 
     private final Duration pause;
     private final Clock clock;
@@ -78,19 +75,6 @@ public final class UnreachableReplicas
     static String key(ServiceInstance instance) {
         return instance.getServiceId() + "@" + instance.getHost() + ":" + instance.getPort();
     }
-
-    @Override
-    public boolean supports(Class requestContextClass, Class responseClass, Class serverTypeClass) {
-        return RequestDataContext.class.isAssignableFrom(requestContextClass)
-                && ResponseData.class.isAssignableFrom(responseClass)
-                && ServiceInstance.class.isAssignableFrom(serverTypeClass);
-    }
-
-    @Override
-    public void onStart(Request<RequestDataContext> request) {}
-
-    @Override
-    public void onStartRequest(Request<RequestDataContext> request, Response<ServiceInstance> lbResponse) {}
 
     /** A call that failed because the chosen replica could not be reached leaves that replica out. */
     @Override
