@@ -242,8 +242,9 @@ def describe_rejoin(rejoin):
         return ""
     if rejoin["exit"] != 0:
         return f"; the replica did not start again (exit {rejoin['exit']})"
-    return (f"; the replica started again at {rejoin['at_s']} s, healthy at {rejoin['healthy_at_s']} s, "
-            f"{round(rejoin['last_order_s'] - rejoin['healthy_at_s'], 2)} s before the last order")
+    ahead = round(rejoin["last_order_s"] - rejoin["healthy_at_s"], 2)
+    when = f"{ahead} s before the last order" if ahead >= 0 else f"{-ahead} s after the last order"
+    return f"; the replica started again at {rejoin['at_s']} s, healthy at {rejoin['healthy_at_s']} s, {when}"
 
 
 def describe_sagas(sagas):

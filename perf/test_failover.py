@@ -104,6 +104,11 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(without["sagas"]["longest_stall_after_kill_s"], 10.3)
         self.assertNotIn("longest_stall_after_rejoin_s", without["sagas"])
 
+    def test_a_replica_healthy_only_after_the_last_order_is_described_so(self):
+        rejoin = {"at_s": 20.0, "exit": 0, "healthy_at_s": 95.5, "last_order_s": 90.0}
+        self.assertEqual(failover.describe_rejoin(rejoin),
+                         "; the replica started again at 20.0 s, healthy at 95.5 s, 5.5 s after the last order")
+
     def test_a_replica_that_did_not_start_again_fails_the_run(self):
         answers = {"k1": answer(201)}
         rejoin = {"at_s": 20.0, "exit": 1, "healthy_at_s": 80.0, "last_order_s": 40.0}
