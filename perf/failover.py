@@ -101,6 +101,20 @@ def master_was_killed(survivor_log):
     return not members[0].endswith(" this") if members else None
 
 
+def master_of(logs):
+    """Which of the replicas' logs is the master's: the one whose last member list of all of them (as many members as
+    there are logs) names it first, marked 'this'; None if no log has such a list."""
+    for index, log in enumerate(logs):
+        lines = log.splitlines()
+        first = None
+        for i, line in enumerate(lines):
+            if line.startswith(f"Members {{size:{len(logs)},") and i + 1 < len(lines):
+                first = lines[i + 1].strip()
+        if first is not None and first.endswith(" this"):
+            return index
+    return None
+
+
 # The statuses of a saga that has nothing more to do on its own (SagaStatus.isTerminal).
 TERMINAL = ("CONFIRMED", "CANCELLED", "COMPENSATION_FAILED")
 
@@ -280,6 +294,8 @@ def main(argv):
     parser.add_argument("--warmup", type=int, default=30, help="seconds at half the rate first, not counted")
     parser.add_argument("--survivor-log", type=Path, help="the log of the replica left running, to tell whether the "
                         "killed one was the cluster's master")
+    parser.add_argument("--victim-role", choices=("master", "non-master"),
+                        help="the killed replica's role, when the caller knows it (else read from --survivor-log)")
     parser.add_argument("--settle", type=int, default=90,
                         help="seconds to wait for every saga to end (the saga deadline is 30 s)")
     parser.add_argument("--signal", choices=("KILL", "TERM"), default="KILL",
@@ -325,7 +341,10 @@ def main(argv):
             status, sent_s, took_s, code = future.result()
             answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code}
     sagas = settled(run, started_wall, args.settle)
-    killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
+    if args.victim_role is not None:
+        killed_master = args.victim_role == "master"
+    else:
+        killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
     summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed, sagas=sagas,
                         killed_master=killed_master, signal_name=args.signal, rejoin=rejoin)
     args.out.mkdir(parents=True, exist_ok=True)
