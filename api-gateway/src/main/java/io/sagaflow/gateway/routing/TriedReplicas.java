@@ -29,7 +29,7 @@ public final class TriedReplicas implements ProxyCallLifecycle {
      * request carries no attributes.
      */
     public List<ServiceInstance> untried(List<ServiceInstance> instances, Request<?> request) {
-        Set<String> tried = tried(request, false);
+        Set<String> tried = tried(request);
         if (tried == null || tried.isEmpty()) {
             return instances;
         }
@@ -48,17 +48,17 @@ public final class TriedReplicas implements ProxyCallLifecycle {
         attributes.putIfAbsent(ATTRIBUTE, new LinkedHashSet<String>());
     }
 
-    /** Notes the replica chosen for this attempt of the request. */
+    /** Notes the replica chosen for this attempt of a request that may be sent again ({@link #track}). */
     @Override
     public void onStartRequest(Request<RequestDataContext> request, Response<ServiceInstance> chosen) {
-        Set<String> tried = tried(request, true);
+        Set<String> tried = tried(request);
         if (tried != null && chosen != null && chosen.hasServer()) {
             tried.add(UnreachableReplicas.key(chosen.getServer()));
         }
     }
 
     @SuppressWarnings("unchecked")
-    private static Set<String> tried(Request<?> request, boolean create) {
+    private static Set<String> tried(Request<?> request) {
         if (request == null
                 || !(request.getContext() instanceof RequestDataContext context)
                 || context.getClientRequest() == null) {
@@ -68,11 +68,6 @@ public final class TriedReplicas implements ProxyCallLifecycle {
         if (attributes == null) {
             return null;
         }
-        Object tried = attributes.get(ATTRIBUTE);
-        if (tried == null && create) {
-            tried = new LinkedHashSet<String>();
-            attributes.put(ATTRIBUTE, tried);
-        }
-        return (Set<String>) tried;
+        return (Set<String>) attributes.get(ATTRIBUTE);
     }
 }

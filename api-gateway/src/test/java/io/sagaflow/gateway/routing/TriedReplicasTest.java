@@ -95,6 +95,7 @@ class TriedReplicasTest {
 
     private static Request<RequestDataContext> request() {
         Map<String, Object> attributes = new HashMap<>();
+        TriedReplicas.track(attributes); // as the retrying filters do
         return new DefaultRequest<>(new RequestDataContext(new RequestData(
                 HttpMethod.POST,
                 URI.create("http://order/api/orders"),
