@@ -22,16 +22,16 @@ in which no saga ended at all: the saga side of the recovery window, which the a
 
 With --rejoin-at S and --rejoin-command CMD, CMD (perf/failover: bin/sagaflow restart of the stopped replica) starts
 the replica again S seconds into the run, as a rolling update or the autoscaler adds one: it joins the cluster, takes
-its share of the partitions, and Jet rescales the saga job to it some seconds later (a scale-up delay). The summary
-then splits the time without a saga ending at the rejoin: after the kill, until the rejoin; and after the rejoin. The
-run fails if CMD fails. The rescale needs orders after it to be seen: the summary says how long before the last order
-the replica was healthy.
+its share of the partitions, and restarts the saga job to take part once its application is up (ADR 0075). The
+summary then splits the time without a saga ending at the rejoin: after the kill, until the rejoin; and after the
+rejoin. The run fails if CMD fails. That restart needs orders after it to be seen: the summary says how long before
+the last order the replica was healthy.
 
 A warm-up at half the rate comes first (its orders are not counted): a cold stack on a slow host answers its first
 orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
-        [--warmup 30] [--settle 90] [--survivor-log FILE] [--signal KILL|TERM] [--unkeyed]
+        [--warmup 30] [--settle 90] [--survivor-log FILE | --victim-role master|non-master] [--signal KILL|TERM] [--unkeyed]
         [--rejoin-at S --rejoin-command CMD] OUT
 """
 
