@@ -9,18 +9,21 @@ and hashed into its pod template, so a change rolls exactly the pods it concerns
 {{- $config := dict }}
 {{- $memberDns := printf "%s.%s.svc.%s" (include "sagaflow.memberServiceName" (list $root $name)) $root.Release.Namespace $root.Values.clusterDomain }}
 {{- if eq $name "api-gateway" }}
-{{- /* The gateway names the services account, inventory, order, payment; its replicas form their own cluster. */}}
+{{- /* The gateway names the services account, inventory, order, payment; its replicas form their own cluster. Each
+service is one Service whose endpoints are its ready pods, so the gateway's own readiness probes are off (ADR 0077). */}}
 {{- $instances := dict }}
 {{- range $service := keys $root.Values.services | sortAlpha }}
 {{- $_ := set $instances (trimSuffix "-service" $service) (list (dict "uri" (include "sagaflow.serviceUrl" (list $root $service)))) }}
 {{- end }}
 {{- $config = dict
   "spring" (dict "cloud" (dict "discovery" (dict "client" (dict "simple" (dict "instances" $instances)))))
-  "sagaflow" (dict "gateway" (dict "hazelcast" (dict
-    "port" 5701
-    "port-count" 1
-    "bind-interface" "${POD_IP}"
-    "kubernetes-service-dns" $memberDns))) }}
+  "sagaflow" (dict "gateway" (dict
+    "readiness" (dict "interval" "0")
+    "hazelcast" (dict
+      "port" 5701
+      "port-count" 1
+      "bind-interface" "${POD_IP}"
+      "kubernetes-service-dns" $memberDns))) }}
 {{- else }}
 {{- $topic := $root.Values.sharedCluster.topic }}
 {{- $config = dict

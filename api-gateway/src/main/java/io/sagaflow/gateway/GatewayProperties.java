@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param hazelcast the gateway's own Hazelcast cluster, which holds the token buckets
  * @param unreachableReplicaPause how long a replica the gateway could not connect to is left out of load balancing
  *     (0: never left out)
+ * @param readiness how the gateway asks each replica whether it is ready for requests
  */
 @ConfigurationProperties("sagaflow.gateway")
 public record GatewayProperties(
@@ -27,10 +28,25 @@ public record GatewayProperties(
         @DefaultValue RateLimit rateLimit,
         @DefaultValue Security security,
         @DefaultValue Cluster hazelcast,
-        @DefaultValue("5s") Duration unreachableReplicaPause) {
+        @DefaultValue("5s") Duration unreachableReplicaPause,
+        @DefaultValue Readiness readiness) {
 
     /** @param timeout connect and answer timeout of one call to a replica's {@code /actuator/health} */
     public record Health(@DefaultValue("1s") Duration timeout) {}
+
+    /**
+     * The readiness probes of the replicas the gateway balances over (ADR 0077).
+     *
+     * @param interval time between two rounds of probes; 0 turns them off, every replica is offered (Kubernetes: the
+     *     gateway is given one Service per service, whose endpoints are the ready pods already)
+     * @param timeout how long one probe waits for its answer
+     * @param failureThreshold unanswered probes in a row that leave a replica out; a refused connection or an answer
+     *     other than 2xx leaves it out at once
+     */
+    public record Readiness(
+            @DefaultValue("1s") Duration interval,
+            @DefaultValue("1s") Duration timeout,
+            @DefaultValue("3") int failureThreshold) {}
 
     /**
      * @param enabled whether requests under {@code /api/} are rate limited (off for local and perf runs)

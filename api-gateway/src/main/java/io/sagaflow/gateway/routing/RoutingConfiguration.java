@@ -3,12 +3,14 @@ package io.sagaflow.gateway.routing;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.sagaflow.gateway.GatewayProperties;
 import io.sagaflow.gateway.problem.ProblemWriter;
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JCircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The pieces the configured routes use besides the gateway's own: the {@code RetryReads}, {@code RetryUnsentWrites}
  * and {@code RetryKeyedWrites} filters with the servlet filter that tells which writes never left the gateway, load
- * balancing over the replicas that can be reached, virtual threads for the circuit breakers' time-limited calls, and
+ * balancing over the replicas that are ready and can be reached, virtual threads for the circuit breakers' time-limited calls, and
  * the problems failed calls turn into.
  */
 @Configuration(proxyBeanMethods = false)
@@ -26,6 +28,23 @@ class RoutingConfiguration {
     @Bean
     UnreachableReplicas unreachableReplicas(GatewayProperties properties) {
         return new UnreachableReplicas(properties.unreachableReplicaPause(), Clock.systemUTC());
+    }
+
+    @Bean
+    ReadyReplicas readyReplicas(GatewayProperties properties, DiscoveryClient discovery) {
+        GatewayProperties.Readiness readiness = properties.readiness();
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(readiness.timeout())
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return new ReadyReplicas(
+                discovery,
+                properties.services(),
+                http,
+                readiness.interval(),
+                readiness.timeout(),
+                readiness.failureThreshold());
     }
 
     @Bean

@@ -2,7 +2,9 @@ package io.sagaflow.gateway.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sagaflow.gateway.support.StaticDiscovery;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,6 +34,14 @@ class TriedReplicasTest {
 
     private final TriedReplicas tried = new TriedReplicas();
     private final UnreachableReplicas unreachable = new UnreachableReplicas(Duration.ofSeconds(5), Clock.systemUTC());
+    /** Never probes: every replica counts as ready. */
+    private final ReadyReplicas ready = new ReadyReplicas(
+            StaticDiscovery.of("order", FIRST, SECOND),
+            List.of("order"),
+            HttpClient.newHttpClient(),
+            Duration.ZERO,
+            Duration.ofSeconds(1),
+            3);
 
     @Test
     void aRequestSentAgainGoesToAReplicaItWasNotSentTo_andToAnyOnceItWasSentToEach() {
@@ -58,7 +68,7 @@ class TriedReplicasTest {
     @Test
     void theLoadBalancersTurnNeverSendsARequestBackToTheReplicaThatJustFailedIt() {
         ServiceInstanceListSupplier replicas = new ReachableReplicasConfiguration.Reachable(
-                ServiceInstanceListSuppliers.from("order", FIRST, SECOND), unreachable, tried);
+                ServiceInstanceListSuppliers.from("order", FIRST, SECOND), ready, unreachable, tried);
         RoundRobinLoadBalancer balancer = new RoundRobinLoadBalancer(
                 new StaticListableBeanFactory(Map.of("replicas", replicas))
                         .getBeanProvider(ServiceInstanceListSupplier.class),
@@ -79,7 +89,7 @@ class TriedReplicasTest {
     @Test
     void aReplicaLeftOutAsUnreachableStaysOut_evenIfTheOtherWasTried() {
         ServiceInstanceListSupplier replicas = new ReachableReplicasConfiguration.Reachable(
-                ServiceInstanceListSuppliers.from("order", FIRST, SECOND), unreachable, tried);
+                ServiceInstanceListSuppliers.from("order", FIRST, SECOND), ready, unreachable, tried);
         Request<RequestDataContext> request = request();
         tried.onStartRequest(request, new DefaultResponse(FIRST));
         unreachable.unreachable(SECOND);

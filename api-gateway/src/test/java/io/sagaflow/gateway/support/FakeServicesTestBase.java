@@ -2,6 +2,7 @@ package io.sagaflow.gateway.support;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.sagaflow.gateway.routing.ReadyReplicas;
 import io.sagaflow.gateway.routing.UnreachableReplicas;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,6 +26,9 @@ public abstract class FakeServicesTestBase {
     @Autowired
     protected UnreachableReplicas unreachableReplicas;
 
+    @Autowired
+    protected ReadyReplicas readyReplicas;
+
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         FakeServices.register(registry);
@@ -35,5 +39,6 @@ public abstract class FakeServicesTestBase {
         FakeServices.resetAll();
         breakers.getAllCircuitBreakers().forEach(CircuitBreaker::reset);
         unreachableReplicas.clear();
+        readyReplicas.clear();
     }
 }

@@ -1,0 +1,193 @@
+package io.sagaflow.gateway.routing;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The replicas that say they are ready (ADR 0077): every interval the gateway asks each configured replica of each
+ * service for its {@code /actuator/health/readiness}, and leaves out of load balancing one that answered no. This is
+ * what Kubernetes' readiness probes do for a Service's endpoints, for the lists of replicas the gateway is given
+ * itself ({@code spring.cloud.discovery.client.simple.instances}, the local stack's): a replica started again opens
+ * its port well before it is ready, and the requests it took then waited for its start and timed out (504).
+ *
+ * <p>A replica is left out once it refuses the connection or answers anything but 2xx, and after {@code
+ * failureThreshold} probes in a row that got no answer within the time-out (a busy replica is slow, not unready). It
+ * is offered again after one 2xx. A replica not asked yet is offered; when every replica of a service is left out,
+ * all are offered: a request that might fail is better than one that cannot succeed.
+ */
+public final class ReadyReplicas implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(ReadyReplicas.class);
+
+    private final DiscoveryClient discovery;
+    private final List<String> services;
+    private final HttpClient http;
+    private final Duration interval;
+    private final Duration timeout;
+    private final int failureThreshold;
+    /** Replicas ({@link UnreachableReplicas#key}) that are left out, and unanswered probes in a row of the others. */
+    private final Set<String> notReady = ConcurrentHashMap.newKeySet();
+
+    private final Map<String, Integer> unanswered = new ConcurrentHashMap<>();
+    /** Replicas whose last probe is still out; each is asked once at a time. */
+    private final Set<String> asking = ConcurrentHashMap.newKeySet();
+
+    private volatile ScheduledExecutorService probes;
+
+    /**
+     * @param interval time between two rounds of probes; zero turns probing off (every replica offered)
+     * @param timeout how long one probe waits for its answer
+     * @param failureThreshold unanswered probes in a row that leave a replica out
+     */
+    public ReadyReplicas(
+            DiscoveryClient discovery,
+            List<String> services,
+            HttpClient http,
+            Duration interval,
+            Duration timeout,
+            int failureThreshold) {
+        this.discovery = discovery;
+        this.services = List.copyOf(services);
+        this.http = http;
+        this.interval = interval;
+        this.timeout = timeout;
+        this.failureThreshold = Math.max(1, failureThreshold);
+    }
+
+    /** The instances of one service that may be chosen now: those not left out, or all if none is left. */
+    public List<ServiceInstance> ready(List<ServiceInstance> instances) {
+        if (notReady.isEmpty()) {
+            return instances;
+        }
+        List<ServiceInstance> ready = instances.stream()
+                .filter(instance -> !notReady.contains(UnreachableReplicas.key(instance)))
+                .toList();
+        return ready.isEmpty() ? instances : ready;
+    }
+
+    /**
+     * Asks every replica of every service once, but not one whose last probe is still out; each answer is taken as it
+     * comes. The result completes when every probe sent has been answered or timed out.
+     */
+    public CompletableFuture<Void> probeAll() {
+        List<CompletableFuture<?>> sent = new ArrayList<>();
+        for (String service : services) {
+            for (ServiceInstance replica : discovery.getInstances(service)) {
+                String key = UnreachableReplicas.key(replica);
+                if (asking.add(key)) {
+                    sent.add(probe(key, replica.getUri()));
+                }
+            }
+        }
+        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<?> probe(String key, URI replica) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(replica.resolve("/actuator/health/readiness"))
+                    .timeout(timeout)
+                    .GET()
+                    .build();
+            return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                    .handle((answer, failure) -> {
+                        try {
+                            if (failure == null) {
+                                answered(key, answer.statusCode());
+                            } else {
+                                failed(key, failure);
+                            }
+                        } finally {
+                            asking.remove(key);
+                        }
+                        return null;
+                    });
+        } catch (RuntimeException e) {
+            asking.remove(key);
+            throw e;
+        }
+    }
+
+    private void answered(String replica, int status) {
+        unanswered.remove(replica);
+        if (status >= 200 && status < 300) {
+            if (notReady.remove(replica)) {
+                log.info("{} is ready: offered to requests", replica);
+            }
+        } else if (notReady.add(replica)) {
+            log.info("{} answered {} to its readiness probe: left out of load balancing", replica, status);
+        }
+    }
+
+    private void failed(String replica, Throwable failure) {
+        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ConnectException || failure instanceof ConnectException) {
+            unanswered.remove(replica);
+            if (notReady.add(replica)) {
+                log.info("{} refused its readiness probe's connection: left out of load balancing", replica);
+            }
+            return;
+        }
+        int inARow = unanswered.merge(replica, 1, Integer::sum);
+        if (inARow >= failureThreshold && notReady.add(replica)) {
+            String why = cause instanceof HttpTimeoutException ? "answered none within " + timeout : cause.toString();
+            log.info("{} {} of {} readiness probes in a row: left out of load balancing", replica, why, inARow);
+        }
+    }
+
+    /** Forgets every replica left out (tests). */
+    public void clear() {
+        notReady.clear();
+        unanswered.clear();
+    }
+
+    @Override
+    public void start() {
+        if (interval.isZero() || interval.isNegative() || probes != null) {
+            return;
+        }
+        probes = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("replica-readiness").daemon().factory());
+        probes.scheduleWithFixedDelay(this::probeSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void probeSafely() {
+        try {
+            probeAll();
+        } catch (RuntimeException e) {
+            log.warn("Could not probe the replicas' readiness; trying again in {}", interval, e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService running = probes;
+        probes = null;
+        if (running != null) {
+            running.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return probes != null;
+    }
+}

@@ -1,0 +1,133 @@
+package io.sagaflow.gateway.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sagaflow.gateway.support.FakeService;
+import io.sagaflow.gateway.support.StaticDiscovery;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.cloud.client.DefaultServiceInstance;
+import org.springframework.cloud.client.ServiceInstance;
+
+/** Real probes to real HTTP replicas ({@link FakeService}), one round at a time. */
+class ReadyReplicasTest {
+
+    private static final String READINESS = "/actuator/health/readiness";
+
+    private final FakeService first = FakeService.start("order");
+    private final FakeService second = FakeService.start("order");
+    private final ServiceInstance firstInstance = instance(first);
+    private final ServiceInstance secondInstance = instance(second);
+    private final List<ServiceInstance> both = List.of(firstInstance, secondInstance);
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ReadyReplicas replicas = new ReadyReplicas(
+            StaticDiscovery.of("order", firstInstance, secondInstance),
+            List.of("order"),
+            http,
+            Duration.ZERO,
+            Duration.ofMillis(300),
+            3);
+
+    @AfterEach
+    void stopReplicas() {
+        first.stop();
+        second.stop();
+        http.close();
+    }
+
+    @Test
+    void aReplicaNotAskedYetIsOffered_andOneThatSaysItIsNotReadyIsLeftOutUntilItSaysItIs() {
+        assertThat(replicas.ready(both)).containsExactly(firstInstance, secondInstance);
+
+        second.answer(READINESS, 503);
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).containsExactly(firstInstance);
+        assertThat(second.count("GET", READINESS)).isEqualTo(1);
+
+        second.answer(READINESS, 200);
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).containsExactly(firstInstance, secondInstance);
+    }
+
+    @Test
+    void aReplicaStartedAgainStaysOutWhileItsPortIsOpenButItIsNotReady() {
+        second.stop();
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).as("refused at once").containsExactly(firstInstance);
+
+        second.answer(READINESS, 503);
+        second.restart();
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).as("port open, not ready").containsExactly(firstInstance);
+
+        second.answer(READINESS, 200);
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).containsExactly(firstInstance, secondInstance);
+    }
+
+    @Test
+    void aReplicaTooSlowToAnswerIsLeftOutOnlyAfterThreeProbesInARowWentUnanswered() {
+        second.delay(READINESS, Duration.ofMillis(600));
+        replicas.probeAll().join();
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).as("two unanswered").containsExactly(firstInstance, secondInstance);
+
+        second.delay(READINESS, Duration.ZERO);
+        replicas.probeAll().join();
+        second.delay(READINESS, Duration.ofMillis(600));
+        replicas.probeAll().join();
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both))
+                .as("an answer in between starts the count again")
+                .hasSize(2);
+
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).as("three in a row").containsExactly(firstInstance);
+    }
+
+    @Test
+    void whenNoReplicaIsReadyAllAreOffered() {
+        first.answer(READINESS, 503);
+        second.stop();
+        replicas.probeAll().join();
+
+        assertThat(replicas.ready(both)).containsExactly(firstInstance, secondInstance);
+    }
+
+    @Test
+    void probesRunEveryIntervalOnceStarted_andNotAtAllWithAnIntervalOfZero() throws InterruptedException {
+        replicas.start();
+        assertThat(replicas.isRunning()).isFalse();
+
+        second.answer(READINESS, 503);
+        ReadyReplicas probing = new ReadyReplicas(
+                StaticDiscovery.of("order", firstInstance, secondInstance),
+                List.of("order"),
+                http,
+                Duration.ofMillis(100),
+                Duration.ofMillis(300),
+                3);
+        probing.start();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (probing.ready(both).size() == 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(probing.ready(both)).containsExactly(firstInstance);
+        } finally {
+            probing.stop();
+        }
+        assertThat(probing.isRunning()).isFalse();
+        assertThat(first.count("GET", READINESS)).isGreaterThanOrEqualTo(1);
+    }
+
+    private static ServiceInstance instance(FakeService replica) {
+        URI uri = URI.create(replica.uri());
+        return new DefaultServiceInstance(
+                replica.name() + "-" + uri.getPort(), "order", uri.getHost(), uri.getPort(), false);
+    }
+}
