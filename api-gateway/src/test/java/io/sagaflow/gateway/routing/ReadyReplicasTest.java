@@ -16,7 +16,7 @@ import org.springframework.cloud.client.ServiceInstance;
 /** Real probes to real HTTP replicas ({@link FakeService}), one round at a time. */
 class ReadyReplicasTest {
 
-    private static final String READINESS = "/actuator/health/readiness";
+    private static final String READINESS = FakeService.READINESS;
 
     private final FakeService first = FakeService.start("order");
     private final FakeService second = FakeService.start("order");
@@ -46,7 +46,7 @@ class ReadyReplicasTest {
         second.answer(READINESS, 503);
         replicas.probeAll().join();
         assertThat(replicas.ready(both)).containsExactly(firstInstance);
-        assertThat(second.count("GET", READINESS)).isEqualTo(1);
+        assertThat(second.probes()).isEqualTo(1);
 
         second.answer(READINESS, 200);
         replicas.probeAll().join();
@@ -90,6 +90,21 @@ class ReadyReplicasTest {
     }
 
     @Test
+    void aReplicaLeftOutComesBackOnlyWithAPromptAnswer() {
+        second.stop();
+        replicas.probeAll().join();
+        second.delay(READINESS, Duration.ofMillis(600));
+        second.restart();
+
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).as("a 200 after the time-out").containsExactly(firstInstance);
+
+        second.delay(READINESS, Duration.ZERO);
+        replicas.probeAll().join();
+        assertThat(replicas.ready(both)).containsExactly(firstInstance, secondInstance);
+    }
+
+    @Test
     void whenNoReplicaIsReadyAllAreOffered() {
         first.answer(READINESS, 503);
         second.stop();
@@ -122,7 +137,7 @@ class ReadyReplicasTest {
             probing.stop();
         }
         assertThat(probing.isRunning()).isFalse();
-        assertThat(first.count("GET", READINESS)).isGreaterThanOrEqualTo(1);
+        assertThat(first.probes()).isGreaterThanOrEqualTo(1);
     }
 
     private static ServiceInstance instance(FakeService replica) {

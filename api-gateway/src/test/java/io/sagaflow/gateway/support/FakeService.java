@@ -14,12 +14,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP backend that behaves like one replica of a Sagaflow service: it answers every path with JSON naming
  * itself, echoes {@code X-Correlation-Id} as the services do, serves {@code /actuator/health} and
  * {@code /v3/api-docs}, records what it received, and can be made slow, failing, stopped and started again on the same
- * port.
+ * port. The gateways' readiness probes ({@value #READINESS}) are counted apart, not recorded: every gateway context a
+ * test run keeps sends them, whenever it likes.
  */
 public final class FakeService {
 
@@ -35,9 +37,13 @@ public final class FakeService {
         }
     }
 
+    /** The path of the readiness probes. */
+    public static final String READINESS = "/actuator/health/readiness";
+
     private final String name;
     private final int port;
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger probes = new AtomicInteger();
     private final Map<String, Duration> delays = new ConcurrentHashMap<>();
     private final Map<String, Integer> statuses = new ConcurrentHashMap<>();
     private final Set<String> dropped = ConcurrentHashMap.newKeySet();
@@ -72,6 +78,11 @@ public final class FakeService {
 
     public List<Received> received() {
         return received;
+    }
+
+    /** The readiness probes it received since it was started or reset. */
+    public int probes() {
+        return probes.get();
     }
 
     public long count(String method, String path) {
@@ -124,14 +135,20 @@ public final class FakeService {
     public synchronized void reset() {
         restart();
         received.clear();
+        probes.set(0);
         delays.clear();
         statuses.clear();
         dropped.clear();
         truncated.clear();
     }
 
-    /** Reads the request and records it. */
+    /** Reads the request and records it, or counts it if it is a readiness probe. */
     private void record(HttpExchange exchange) throws IOException {
+        if (exchange.getRequestURI().getPath().equals(READINESS)) {
+            exchange.getRequestBody().readAllBytes();
+            probes.incrementAndGet();
+            return;
+        }
         received.add(new Received(
                 exchange.getRequestMethod(),
                 exchange.getRequestURI().getPath(),
