@@ -39,14 +39,14 @@ public record GatewayProperties(
      *
      * @param interval time between two rounds of probes; 0 turns them off, every replica is offered (Kubernetes: the
      *     gateway is given one Service per service, whose endpoints are the ready pods already)
-     * @param timeout how long one probe waits for its answer
+     * @param timeout how long one probe waits for its answer; a replica left out comes back only with a 2xx within it
      * @param failureThreshold unanswered probes in a row that leave a replica out; a refused connection or an answer
      *     other than 2xx leaves it out at once
      */
     public record Readiness(
             @DefaultValue("1s") Duration interval,
             @DefaultValue("1s") Duration timeout,
-            @DefaultValue("3") int failureThreshold) {}
+            @DefaultValue("10") int failureThreshold) {}
 
     /**
      * @param enabled whether requests under {@code /api/} are rate limited (off for local and perf runs)

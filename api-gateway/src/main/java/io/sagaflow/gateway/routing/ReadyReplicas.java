@@ -26,13 +26,14 @@ import org.springframework.context.SmartLifecycle;
  * The replicas that say they are ready (ADR 0077): every interval the gateway asks each configured replica of each
  * service for its {@code /actuator/health/readiness}, and leaves out of load balancing one that answered no. This is
  * what Kubernetes' readiness probes do for a Service's endpoints, for the lists of replicas the gateway is given
- * itself ({@code spring.cloud.discovery.client.simple.instances}, the local stack's): a replica started again opens
- * its port well before it is ready, and the requests it took then waited for its start and timed out (504).
+ * itself ({@code spring.cloud.discovery.client.simple.instances}, the local stack's).
  *
  * <p>A replica is left out once it refuses the connection or answers anything but 2xx, and after {@code
  * failureThreshold} probes in a row that got no answer within the time-out (a busy replica is slow, not unready). It
- * is offered again after one 2xx. A replica not asked yet is offered; when every replica of a service is left out,
- * all are offered: a request that might fail is better than one that cannot succeed.
+ * is offered again after one 2xx within the time-out: a replica that starts again opens its port as its application
+ * finishes starting, with a cold JVM whose first requests took seconds, and it waits until it answers promptly. A
+ * replica not asked yet is offered; when every replica of a service is left out, all are offered: a request that
+ * might fail is better than one that cannot succeed.
  */
 public final class ReadyReplicas implements SmartLifecycle {
 
