@@ -35,7 +35,7 @@ import org.springframework.context.SmartLifecycle;
  * replica not asked yet is offered; when every replica of a service is left out, all are offered: a request that
  * might fail is better than one that cannot succeed.
  */
-public final class ReadyReplicas implements SmartLifecycle {
+public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReadyReplicas.class);
 
@@ -45,9 +45,9 @@ public final class ReadyReplicas implements SmartLifecycle {
     private final Duration interval;
     private final Duration timeout;
     private final int failureThreshold;
-    /** Replicas ({@link UnreachableReplicas#key}) that are left out, and unanswered probes in a row of the others. */
+    /** The replicas left out, by {@link UnreachableReplicas#key}. */
     private final Set<String> notReady = ConcurrentHashMap.newKeySet();
-
+    /** Probes in a row that went unanswered, by replica. */
     private final Map<String, Integer> unanswered = new ConcurrentHashMap<>();
     /** Replicas whose last probe is still out; each is asked once at a time. */
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
@@ -149,8 +149,12 @@ public final class ReadyReplicas implements SmartLifecycle {
         }
         int inARow = unanswered.merge(replica, 1, Integer::sum);
         if (inARow >= failureThreshold && notReady.add(replica)) {
-            String why = cause instanceof HttpTimeoutException ? "answered none within " + timeout : cause.toString();
-            log.info("{} {} of {} readiness probes in a row: left out of load balancing", replica, why, inARow);
+            String last = cause instanceof HttpTimeoutException ? "no answer within " + timeout : cause.toString();
+            log.info(
+                    "{} left {} readiness probes in a row unanswered (the last: {}): left out of load balancing",
+                    replica,
+                    inARow,
+                    last);
         }
     }
 
@@ -190,5 +194,12 @@ public final class ReadyReplicas implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return probes != null;
+    }
+
+    /** Stops probing and closes the HTTP client it was given (the context's end). */
+    @Override
+    public void close() {
+        stop();
+        http.close();
     }
 }
