@@ -10,22 +10,29 @@ import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.JsonOnlyConverters;
 import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
+import io.sagaflow.framework.web.WarmUp;
 import io.sagaflow.framework.web.WholeJsonAnswers;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
 /**
  * Problem details, correlation ids, a bound on requests in flight, idempotency keys, JSON-only message converters, JSON
- * answers sent whole and lean connection buffers for every servlet-based service.
+ * answers sent whole, lean connection buffers and a warm-up before readiness for every servlet-based service.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -72,6 +79,22 @@ public class SagaflowWebAutoConfiguration {
     @Bean
     WholeJsonAnswers wholeJsonAnswers() {
         return new WholeJsonAnswers();
+    }
+
+    /**
+     * The replica's requests to itself before it says it is ready (ADR 0078): {@code sagaflow.web.warm-up.calls}
+     * (method, path, body; none by default), each {@code sagaflow.web.warm-up.rounds} times (10).
+     */
+    @Bean
+    WarmUp warmUp(
+            ApplicationContext context,
+            Environment environment,
+            @Value("${sagaflow.web.warm-up.rounds:10}") int rounds,
+            @Value("${sagaflow.web.warm-up.timeout:10s}") Duration timeout) {
+        List<WarmUp.Call> calls = Binder.get(environment)
+                .bind("sagaflow.web.warm-up.calls", Bindable.listOf(WarmUp.Call.class))
+                .orElse(List.of());
+        return new WarmUp(context, calls, rounds, timeout);
     }
 
     @Bean
