@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** A call to the saga job's coordinator that goes unanswered is made again, a few times (ADR 0075). */
@@ -15,6 +16,12 @@ class SagaJobCallsTest {
 
     private final AtomicInteger calls = new AtomicInteger();
     private final CountDownLatch never = new CountDownLatch(1);
+
+    /** Lets the calls given up on end, rather than stay parked until the test JVM exits. */
+    @AfterEach
+    void releaseTheUnansweredCalls() {
+        never.countDown();
+    }
 
     @Test
     void aCallThatGoesUnansweredIsMadeAgain_andItsFirstAnswerIsTaken() {
