@@ -143,7 +143,6 @@ class FailoverTest(unittest.TestCase):
         alone = "Members {size:1, ver:1} [\n\tMember [127.0.0.1]:5741 - a this\n]"
         self.assertIsNone(failover.master_was_killed(alone))
 
-
     def test_the_master_is_the_replica_that_named_itself_first_in_its_last_list_of_all_members(self):
         def members(*names):
             return (f"Members {{size:{len(names)}, ver:3}} [\n"
@@ -154,6 +153,7 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(failover.master_of(logs), 1)
         self.assertEqual(failover.master_of(logs[:2]), 1)  # two replicas: the lists of two
         self.assertIsNone(failover.master_of([members("a this"), members("b this")]))
+
 
 def saga(started_s, ended_s, status="CONFIRMED", reason=None):
     return {"status": status, "started_s": started_s, "ended_s": ended_s, "reason": reason}

@@ -18,8 +18,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The pieces the configured routes use besides the gateway's own: the {@code RetryReads}, {@code RetryUnsentWrites}
  * and {@code RetryKeyedWrites} filters with the servlet filter that tells which writes never left the gateway, load
- * balancing over the replicas that are ready and can be reached, virtual threads for the circuit breakers' time-limited calls, and
- * the problems failed calls turn into.
+ * balancing over the replicas that are ready and can be reached, virtual threads for the circuit breakers'
+ * time-limited calls, and the problems failed calls turn into.
  */
 @Configuration(proxyBeanMethods = false)
 @LoadBalancerClients(defaultConfiguration = ReachableReplicasConfiguration.class)

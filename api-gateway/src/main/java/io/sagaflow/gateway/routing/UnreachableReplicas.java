@@ -71,7 +71,7 @@ public final class UnreachableReplicas implements ProxyCallLifecycle {
         return false;
     }
 
-    /** How a replica is known here and in {@link TriedReplicas}: its service, host and port. */
+    /** How a replica is known here, in {@link TriedReplicas} and in {@link ReadyReplicas}: service, host and port. */
     static String key(ServiceInstance instance) {
         return instance.getServiceId() + "@" + instance.getHost() + ":" + instance.getPort();
     }
