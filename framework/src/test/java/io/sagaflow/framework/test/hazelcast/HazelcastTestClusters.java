@@ -70,7 +70,13 @@ public final class HazelcastTestClusters implements AutoCloseable {
 
     /** Starts a member of the shared cluster {@code shared}. */
     public HazelcastInstance startSharedMember(SagaflowHazelcastProperties.Shared shared) {
-        return start(HazelcastConfigs.sharedMember(shared, null));
+        HazelcastInstance member = start(HazelcastConfigs.sharedMember(shared, null));
+        // The member takes the next free port of its range when another test's member holds the first: clients then
+        // connect to the port it took, not to another cluster's member on the first (a client of the wrong cluster
+        // retried for ever once).
+        int port = member.getCluster().getLocalMember().getAddress().getPort();
+        shared.setAddresses(List.of("127.0.0.1:" + port));
+        return member;
     }
 
     private synchronized HazelcastInstance start(Config config) {
