@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
@@ -61,7 +64,11 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
             // Two requests in flight at most: the third is refused.
             "sagaflow.web.max-in-flight=2",
             // Socket buffers far smaller than the bodies of one test.
-            "sagaflow.web.connection-buffer=1KB"
+            "sagaflow.web.connection-buffer=1KB",
+            // The warm-up (ADR 0078): three requests to itself, each noting the readiness they were served in.
+            "sagaflow.web.warm-up.rounds=3",
+            "sagaflow.web.warm-up.calls[0].method=GET",
+            "sagaflow.web.warm-up.calls[0].path=/warm-up/readiness"
         })
 @Import(PostgresTestConfiguration.class)
 @ContextConfiguration(initializers = HazelcastTestPropertiesInitializer.class)
@@ -80,6 +87,20 @@ class WebConventionsIT {
     RequestMappingHandlerAdapter handlerAdapter;
 
     private final HttpClient http = HttpClient.newHttpClient();
+
+    @Autowired
+    ApplicationAvailability availability;
+
+    @Test
+    void theWarmUpsRequestsAreServedBeforeTheReplicaSaysItIsReady() {
+        assertThat(SampleWebService.WarmUpSeen.readiness)
+                .as("each of the three rounds, answered while the replica still refused traffic")
+                .containsExactly(
+                        ReadinessState.REFUSING_TRAFFIC,
+                        ReadinessState.REFUSING_TRAFFIC,
+                        ReadinessState.REFUSING_TRAFFIC);
+        assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+    }
 
     @Test
     void anUnknownResourceIsA404ProblemWithACode() throws Exception {
@@ -319,6 +340,25 @@ class WebConventionsIT {
             @GetMapping("/validated")
             int limited(@RequestParam @Min(1) @Max(10) int limit) {
                 return limit;
+            }
+        }
+
+        /** Notes the readiness state each warm-up request finds. */
+        @RestController
+        static class WarmUpSeen {
+
+            static final List<ReadinessState> readiness = new CopyOnWriteArrayList<>();
+
+            private final ApplicationAvailability availability;
+
+            WarmUpSeen(ApplicationAvailability availability) {
+                this.availability = availability;
+            }
+
+            @GetMapping("/warm-up/readiness")
+            String readiness() {
+                readiness.add(availability.getReadinessState());
+                return "noted";
             }
         }
 
