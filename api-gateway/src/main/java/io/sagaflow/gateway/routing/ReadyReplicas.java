@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.client.ServiceInstance;
@@ -41,7 +42,7 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
 
     private final DiscoveryClient discovery;
     private final List<String> services;
-    private final HttpClient http;
+    private final Supplier<HttpClient> newHttpClient;
     private final Duration interval;
     private final Duration timeout;
     private final int failureThreshold;
@@ -53,8 +54,11 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
 
     private volatile ScheduledExecutorService probes;
+    /** Built on the first probe: with probing off (Kubernetes), never. */
+    private HttpClient http;
 
     /**
+     * @param newHttpClient builds the probes' HTTP client, on the first probe
      * @param interval time between two rounds of probes; zero turns probing off (every replica offered)
      * @param timeout how long one probe waits for its answer
      * @param failureThreshold unanswered probes in a row that leave a replica out
@@ -62,13 +66,13 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
     public ReadyReplicas(
             DiscoveryClient discovery,
             List<String> services,
-            HttpClient http,
+            Supplier<HttpClient> newHttpClient,
             Duration interval,
             Duration timeout,
             int failureThreshold) {
         this.discovery = discovery;
         this.services = List.copyOf(services);
-        this.http = http;
+        this.newHttpClient = newHttpClient;
         this.interval = interval;
         this.timeout = timeout;
         this.failureThreshold = Math.max(1, failureThreshold);
@@ -108,7 +112,7 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
                     .timeout(timeout)
                     .GET()
                     .build();
-            return http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+            return http().sendAsync(request, HttpResponse.BodyHandlers.discarding())
                     .handle((answer, failure) -> {
                         try {
                             if (failure == null) {
@@ -196,10 +200,19 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
         return probes != null;
     }
 
-    /** Stops probing and closes the HTTP client it was given (the context's end). */
+    private synchronized HttpClient http() {
+        if (http == null) {
+            http = newHttpClient.get();
+        }
+        return http;
+    }
+
+    /** Stops probing and closes the HTTP client it built, if it built one (the context's end). */
     @Override
-    public void close() {
+    public synchronized void close() {
         stop();
-        http.close();
+        if (http != null) {
+            http.close();
+        }
     }
 }

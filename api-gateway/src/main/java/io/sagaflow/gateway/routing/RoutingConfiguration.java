@@ -33,15 +33,14 @@ class RoutingConfiguration {
     @Bean
     ReadyReplicas readyReplicas(GatewayProperties properties, DiscoveryClient discovery) {
         GatewayProperties.Readiness readiness = properties.readiness();
-        HttpClient http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(readiness.timeout())
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
         return new ReadyReplicas(
                 discovery,
                 properties.services(),
-                http,
+                () -> HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(readiness.timeout())
+                        .executor(Executors.newVirtualThreadPerTaskExecutor())
+                        .build(),
                 readiness.interval(),
                 readiness.timeout(),
                 readiness.failureThreshold());

@@ -27,7 +27,7 @@ class ReadyReplicasTest {
     private final ReadyReplicas replicas = new ReadyReplicas(
             StaticDiscovery.of("order", firstInstance, secondInstance),
             List.of("order"),
-            http,
+            () -> http,
             Duration.ZERO,
             Duration.ofMillis(300),
             3);
@@ -117,12 +117,24 @@ class ReadyReplicasTest {
     void probesRunEveryIntervalOnceStarted_andNotAtAllWithAnIntervalOfZero() throws InterruptedException {
         replicas.start();
         assertThat(replicas.isRunning()).isFalse();
+        ReadyReplicas off = new ReadyReplicas(
+                StaticDiscovery.of("order", firstInstance, secondInstance),
+                List.of("order"),
+                () -> {
+                    throw new AssertionError("probing off, but the probes' HTTP client was built");
+                },
+                Duration.ZERO,
+                Duration.ofMillis(300),
+                3);
+        off.start();
+        assertThat(off.ready(both)).isEqualTo(both);
+        off.close();
 
         second.answer(READINESS, 503);
         ReadyReplicas probing = new ReadyReplicas(
                 StaticDiscovery.of("order", firstInstance, secondInstance),
                 List.of("order"),
-                http,
+                () -> http,
                 Duration.ofMillis(100),
                 Duration.ofMillis(300),
                 3);

@@ -38,7 +38,7 @@ class TriedReplicasTest {
     private final ReadyReplicas ready = new ReadyReplicas(
             StaticDiscovery.of("order", FIRST, SECOND),
             List.of("order"),
-            HttpClient.newHttpClient(),
+            HttpClient::newHttpClient,
             Duration.ZERO,
             Duration.ofSeconds(1),
             3);
