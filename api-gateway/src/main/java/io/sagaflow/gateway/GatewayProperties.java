@@ -42,11 +42,13 @@ public record GatewayProperties(
      * @param timeout how long one probe waits for its answer; a replica left out comes back only with a 2xx within it
      * @param failureThreshold unanswered probes in a row that leave a replica out; a refused connection or an answer
      *     other than 2xx leaves it out at once
+     * @param idleAfter time without a request after which the probes rest until the next request
      */
     public record Readiness(
             @DefaultValue("1s") Duration interval,
             @DefaultValue("1s") Duration timeout,
-            @DefaultValue("10") int failureThreshold) {}
+            @DefaultValue("10") int failureThreshold,
+            @DefaultValue("10s") Duration idleAfter) {}
 
     /**
      * @param enabled whether requests under {@code /api/} are rate limited (off for local and perf runs)

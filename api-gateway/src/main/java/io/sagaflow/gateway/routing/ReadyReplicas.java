@@ -14,8 +14,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +37,16 @@ import org.springframework.context.SmartLifecycle;
  * finishes starting, with a cold JVM whose first requests took seconds, and it waits until it answers promptly. A
  * replica not asked yet is offered; when every replica of a service is left out, all are offered: a request that
  * might fail is better than one that cannot succeed.
+ *
+ * <p>The probes rest while the gateway balances nothing: after {@code idleAfter} without a request they stop, and the
+ * next request starts them again at once, keeping what the last ones said. A probe costs each replica a request with
+ * its database and Hazelcast checks; a probe a second kept every idle service about half a point of a core above what
+ * it costs without them, the gateway over one point (ADR 0077).
  */
 public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReadyReplicas.class);
+    private static final long TENTH_OF_A_SECOND = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final DiscoveryClient discovery;
     private final List<String> services;
@@ -46,6 +54,7 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
     private final Duration interval;
     private final Duration timeout;
     private final int failureThreshold;
+    private final long idleAfterNanos;
     /** The replicas left out, by {@link UnreachableReplicas#key}. */
     private final Set<String> notReady = ConcurrentHashMap.newKeySet();
     /** Probes in a row that went unanswered, by replica. */
@@ -54,6 +63,10 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
 
     private volatile ScheduledExecutorService probes;
+    /** When load balancing last asked which replicas are ready ({@link System#nanoTime}, kept to a tenth of a second). */
+    private volatile long lastAsked = System.nanoTime();
+    /** The probes rest: no round is scheduled until the next request. */
+    private final AtomicBoolean resting = new AtomicBoolean();
     /** Built on the first probe: with probing off (Kubernetes), never. */
     private HttpClient http;
 
@@ -62,6 +75,7 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
      * @param interval time between two rounds of probes; zero turns probing off (every replica offered)
      * @param timeout how long one probe waits for its answer
      * @param failureThreshold unanswered probes in a row that leave a replica out
+     * @param idleAfter time without a request after which the probes rest until the next one
      */
     public ReadyReplicas(
             DiscoveryClient discovery,
@@ -69,17 +83,20 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
             Supplier<HttpClient> newHttpClient,
             Duration interval,
             Duration timeout,
-            int failureThreshold) {
+            int failureThreshold,
+            Duration idleAfter) {
         this.discovery = discovery;
         this.services = List.copyOf(services);
         this.newHttpClient = newHttpClient;
         this.interval = interval;
         this.timeout = timeout;
         this.failureThreshold = Math.max(1, failureThreshold);
+        this.idleAfterNanos = idleAfter.toNanos();
     }
 
     /** The instances of one service that may be chosen now: those not left out, or all if none is left. */
     public List<ServiceInstance> ready(List<ServiceInstance> instances) {
+        asked();
         if (notReady.isEmpty()) {
             return instances;
         }
@@ -87,6 +104,21 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
                 .filter(instance -> !notReady.contains(UnreachableReplicas.key(instance)))
                 .toList();
         return ready.isEmpty() ? instances : ready;
+    }
+
+    /** Notes a request, and wakes the probes if they rest. Written at most ten times a second. */
+    private void asked() {
+        long now = System.nanoTime();
+        if (now - lastAsked > TENTH_OF_A_SECOND) {
+            lastAsked = now;
+        }
+        if (resting.get() && resting.compareAndSet(true, false)) {
+            ScheduledExecutorService running = probes;
+            if (running != null) {
+                log.debug("A request after {} s without one: the readiness probes start again", idleAfterNanos / 1e9);
+                scheduleRound(running, 0);
+            }
+        }
     }
 
     /**
@@ -173,17 +205,43 @@ public final class ReadyReplicas implements SmartLifecycle, AutoCloseable {
         if (interval.isZero() || interval.isNegative() || probes != null) {
             return;
         }
-        probes = Executors.newSingleThreadScheduledExecutor(
+        ScheduledExecutorService running = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("replica-readiness").daemon().factory());
-        probes.scheduleWithFixedDelay(this::probeSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        probes = running;
+        lastAsked = System.nanoTime();
+        resting.set(false);
+        scheduleRound(running, 0);
     }
 
-    private void probeSafely() {
+    private void scheduleRound(ScheduledExecutorService running, long delayMillis) {
+        try {
+            running.schedule(() -> round(running), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopped) {
+            // stopped meanwhile
+        }
+    }
+
+    /** One round of probes, then the next after the interval; or none while nothing is balanced. */
+    private void round(ScheduledExecutorService running) {
+        if (System.nanoTime() - lastAsked > idleAfterNanos) {
+            resting.set(true);
+            // A request that came between the check and the flag saw no rest to end: look again.
+            if (System.nanoTime() - lastAsked > idleAfterNanos || !resting.compareAndSet(true, false)) {
+                log.debug("No request for {} s: the readiness probes rest until the next", idleAfterNanos / 1e9);
+                return;
+            }
+        }
         try {
             probeAll();
         } catch (RuntimeException e) {
             log.warn("Could not probe the replicas' readiness; trying again in {}", interval, e);
         }
+        scheduleRound(running, interval.toMillis());
+    }
+
+    /** Whether the probes rest for want of requests (tests). */
+    boolean resting() {
+        return resting.get();
     }
 
     @Override

@@ -43,7 +43,8 @@ class RoutingConfiguration {
                         .build(),
                 readiness.interval(),
                 readiness.timeout(),
-                readiness.failureThreshold());
+                readiness.failureThreshold(),
+                readiness.idleAfter());
     }
 
     @Bean

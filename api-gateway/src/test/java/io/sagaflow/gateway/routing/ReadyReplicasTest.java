@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.cloud.client.DefaultServiceInstance;
@@ -30,7 +31,8 @@ class ReadyReplicasTest {
             () -> http,
             Duration.ZERO,
             Duration.ofMillis(300),
-            3);
+            3,
+            Duration.ofSeconds(10));
 
     @AfterEach
     void stopReplicas() {
@@ -125,7 +127,8 @@ class ReadyReplicasTest {
                 },
                 Duration.ZERO,
                 Duration.ofMillis(300),
-                3);
+                3,
+                Duration.ofSeconds(10));
         off.start();
         assertThat(off.ready(both)).isEqualTo(both);
         off.close();
@@ -137,7 +140,8 @@ class ReadyReplicasTest {
                 () -> http,
                 Duration.ofMillis(100),
                 Duration.ofMillis(300),
-                3);
+                3,
+                Duration.ofSeconds(10));
         probing.start();
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
@@ -150,6 +154,51 @@ class ReadyReplicasTest {
         }
         assertThat(probing.isRunning()).isFalse();
         assertThat(first.probes()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void theProbesRestWithoutRequests_keepWhatTheyLearnt_andTheNextRequestStartsThemAgain()
+            throws InterruptedException {
+        second.answer(READINESS, 503);
+        ReadyReplicas probing = new ReadyReplicas(
+                StaticDiscovery.of("order", firstInstance, secondInstance),
+                List.of("order"),
+                () -> http,
+                Duration.ofMillis(50),
+                Duration.ofMillis(300),
+                3,
+                Duration.ofMillis(400));
+        probing.start();
+        try {
+            assertThat(within(Duration.ofSeconds(5), probing::resting))
+                    .as("no request for 400 ms: the probes rest")
+                    .isTrue();
+            Thread.sleep(350); // a probe sent just before answers within its time-out
+            int probed = first.probes();
+            Thread.sleep(300);
+            assertThat(first.probes()).as("no probe while they rest").isEqualTo(probed);
+
+            assertThat(probing.ready(both))
+                    .as("the request that wakes them is answered with what they last said")
+                    .containsExactly(firstInstance);
+            assertThat(probing.resting()).isFalse();
+            assertThat(within(Duration.ofSeconds(5), () -> first.probes() > probed))
+                    .as("probed again")
+                    .isTrue();
+        } finally {
+            probing.stop();
+        }
+    }
+
+    private static boolean within(Duration limit, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     private static ServiceInstance instance(FakeService replica) {

@@ -41,7 +41,8 @@ class TriedReplicasTest {
             HttpClient::newHttpClient,
             Duration.ZERO,
             Duration.ofSeconds(1),
-            3);
+            3,
+            Duration.ofSeconds(10));
 
     @Test
     void aRequestSentAgainGoesToAReplicaItWasNotSentTo_andToAnyOnceItWasSentToEach() {
