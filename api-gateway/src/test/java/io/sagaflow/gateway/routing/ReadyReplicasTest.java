@@ -25,14 +25,7 @@ class ReadyReplicasTest {
     private final ServiceInstance secondInstance = instance(second);
     private final List<ServiceInstance> both = List.of(firstInstance, secondInstance);
     private final HttpClient http = HttpClient.newHttpClient();
-    private final ReadyReplicas replicas = new ReadyReplicas(
-            StaticDiscovery.of("order", firstInstance, secondInstance),
-            List.of("order"),
-            () -> http,
-            Duration.ZERO,
-            Duration.ofMillis(300),
-            3,
-            Duration.ofSeconds(10));
+    private final ReadyReplicas replicas = probedEvery(Duration.ZERO, Duration.ofSeconds(10));
 
     @AfterEach
     void stopReplicas() {
@@ -134,14 +127,7 @@ class ReadyReplicasTest {
         off.close();
 
         second.answer(READINESS, 503);
-        ReadyReplicas probing = new ReadyReplicas(
-                StaticDiscovery.of("order", firstInstance, secondInstance),
-                List.of("order"),
-                () -> http,
-                Duration.ofMillis(100),
-                Duration.ofMillis(300),
-                3,
-                Duration.ofSeconds(10));
+        ReadyReplicas probing = probedEvery(Duration.ofMillis(100), Duration.ofSeconds(10));
         probing.start();
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
@@ -160,14 +146,7 @@ class ReadyReplicasTest {
     void theProbesRestWithoutRequests_keepWhatTheyLearnt_andTheNextRequestStartsThemAgain()
             throws InterruptedException {
         second.answer(READINESS, 503);
-        ReadyReplicas probing = new ReadyReplicas(
-                StaticDiscovery.of("order", firstInstance, secondInstance),
-                List.of("order"),
-                () -> http,
-                Duration.ofMillis(50),
-                Duration.ofMillis(300),
-                3,
-                Duration.ofMillis(400));
+        ReadyReplicas probing = probedEvery(Duration.ofMillis(50), Duration.ofMillis(400));
         probing.start();
         try {
             assertThat(within(Duration.ofSeconds(5), probing::resting))
@@ -188,6 +167,18 @@ class ReadyReplicasTest {
         } finally {
             probing.stop();
         }
+    }
+
+    /** Both replicas, probed every {@code interval} (none: 0) with a 300-ms time-out, three unanswered leave out. */
+    private ReadyReplicas probedEvery(Duration interval, Duration idleAfter) {
+        return new ReadyReplicas(
+                StaticDiscovery.of("order", firstInstance, secondInstance),
+                List.of("order"),
+                () -> http,
+                interval,
+                Duration.ofMillis(300),
+                3,
+                idleAfter);
     }
 
     private static boolean within(Duration limit, BooleanSupplier condition) throws InterruptedException {
