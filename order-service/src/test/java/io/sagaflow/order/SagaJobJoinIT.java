@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.jet.Job;
 import com.hazelcast.jet.core.JobStatus;
+import com.hazelcast.jet.impl.JobCoordinationService;
 import com.hazelcast.jet.impl.LiveOperationRegistry;
 import com.hazelcast.jet.impl.util.Util;
 import com.hazelcast.map.IMap;
@@ -36,11 +40,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * A replica that joins the order cluster takes part in the saga job only once its runner is registered, and then at
- * once: the job is not rescaled onto a member whose application is still starting (ADR 0075). Two real members, the
- * order service's own cluster settings, runners that record which member handled each message.
+ * once: the job is not rescaled onto a member whose application is still starting (ADR 0075). When the master leaves,
+ * the new master starts the job when its own scan finds it, not when a replica's wait for the job's end asks it to
+ * (ADR 0079). Two real members, the order service's own cluster settings, runners that record which member handled
+ * each message.
  */
 class SagaJobJoinIT {
 
@@ -164,10 +171,47 @@ class SagaJobJoinIT {
         });
     }
 
+    @Test
+    void aNewMasterStartsTheJobFromItsOwnScan_notWhenTheSubmitterAsksForItsEnd() throws Exception {
+        HazelcastInstance master = startMember();
+        HazelcastInstance submitter = startMember();
+        Job submitted = SagaJob.start(submitter, new RecordingRunner(submitter), SETTINGS);
+        SagaJob.start(master, new RecordingRunner(master), SETTINGS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> submitted.getStatus() == JobStatus.RUNNING);
+        ListAppender<ILoggingEvent> coordinator = new ListAppender<>();
+        coordinator.start();
+        Logger jet = (Logger) LoggerFactory.getLogger(JobCoordinationService.class);
+        jet.addAppender(coordinator);
+        try {
+            // The master stops gracefully, as in a rolling update: the submitter becomes the master.
+            SagaJob.stop(master);
+            master.shutdown();
+            members.remove(master);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                Job job = submitter.getJet().getJob(SagaNames.JOB);
+                assertThat(job).isNotNull();
+                assertThat(job.getStatus()).isEqualTo(JobStatus.RUNNING);
+            });
+        } finally {
+            jet.detachAppender(coordinator);
+        }
+
+        // Jet tells why it starts a job it coordinates. A submitter's wait, made again on the new master at once, came
+        // before its partitions were safe, and the job started only after Jet's fixed 2 s retry.
+        assertThat(coordinator.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .filteredOn(message -> message.contains("] Starting job "))
+                .isNotEmpty()
+                .allMatch(message -> message.endsWith("discovered by scanning of JobRecords"), "found by the scan");
+        String handled = send(submitter, submitter);
+        await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.containsKey(handled));
+    }
+
     private HazelcastInstance startMember() {
         ServiceClusterCustomizer structures = configuration.sagaStructures(25_000, Duration.ofSeconds(1));
         ServiceClusterCustomizer scaleUp = configuration.sagaJobScaleUp(Duration.ofMinutes(5));
-        HazelcastInstance member = clusters.startMember(cluster, structures, scaleUp);
+        ServiceClusterCustomizer takeover = configuration.sagaJobTakeover(Duration.ofSeconds(1));
+        HazelcastInstance member = clusters.startMember(cluster, structures, scaleUp, takeover);
         members.add(member);
         return member;
     }
