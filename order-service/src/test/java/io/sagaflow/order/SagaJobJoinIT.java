@@ -139,9 +139,7 @@ class SagaJobJoinIT {
     void theReplicaThatSubmittedTheJob_startedAgainOnItsAddress_takesPartAgain() throws Exception {
         HazelcastInstance master = startMember();
         HazelcastInstance submitter = startMember();
-        Job job = SagaJob.start(submitter, new RecordingRunner(submitter), SETTINGS);
-        SagaJob.start(master, new RecordingRunner(master), SETTINGS);
-        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+        Job job = runningAsSubmittedBy(submitter, master);
 
         // The submitter dies, and its replica comes back on the same address, as a container restarted in its pod.
         Address address = submitter.getCluster().getLocalMember().getAddress();
@@ -175,9 +173,7 @@ class SagaJobJoinIT {
     void aNewMasterStartsTheJobFromItsOwnScan_notWhenTheSubmitterAsksForItsEnd() throws Exception {
         HazelcastInstance master = startMember();
         HazelcastInstance submitter = startMember();
-        Job submitted = SagaJob.start(submitter, new RecordingRunner(submitter), SETTINGS);
-        SagaJob.start(master, new RecordingRunner(master), SETTINGS);
-        await().atMost(Duration.ofSeconds(30)).until(() -> submitted.getStatus() == JobStatus.RUNNING);
+        runningAsSubmittedBy(submitter, master);
         ListAppender<ILoggingEvent> coordinator = new ListAppender<>();
         coordinator.start();
         Logger jet = (Logger) LoggerFactory.getLogger(JobCoordinationService.class);
@@ -205,6 +201,14 @@ class SagaJobJoinIT {
                 .allMatch(message -> message.endsWith("discovered by scanning of JobRecords"), "found by the scan");
         String handled = send(submitter, submitter);
         await().atMost(Duration.ofSeconds(10)).until(() -> handledBy.containsKey(handled));
+    }
+
+    /** The job, submitted by {@code submitter}, once it runs on both members. */
+    private Job runningAsSubmittedBy(HazelcastInstance submitter, HazelcastInstance other) {
+        Job job = SagaJob.start(submitter, new RecordingRunner(submitter), SETTINGS);
+        SagaJob.start(other, new RecordingRunner(other), SETTINGS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> job.getStatus() == JobStatus.RUNNING);
+        return job;
     }
 
     private HazelcastInstance startMember() {
