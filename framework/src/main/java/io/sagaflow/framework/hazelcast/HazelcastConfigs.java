@@ -169,15 +169,24 @@ public final class HazelcastConfigs {
         config.addReliableTopicConfig(reliable);
     }
 
+    /**
+     * A client of cluster {@code clusterName} as every Sagaflow client starts: no metrics, no phone home, logging through
+     * SLF4J. The caller gives the addresses.
+     */
+    public static ClientConfig client(String clusterName, String instanceName) {
+        ClientConfig config = new ClientConfig();
+        config.getMetricsConfig().setEnabled(false);
+        config.setClusterName(clusterName);
+        config.setInstanceName(instanceName);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        return config;
+    }
+
     /** A client of an external shared cluster. */
     public static ClientConfig sharedClient(Shared shared, Executor listenerExecutor) {
         HazelcastAsyncCallbacks.bound();
-        ClientConfig config = new ClientConfig();
-        config.getMetricsConfig().setEnabled(false);
-        config.setClusterName(shared.getClusterName());
-        config.setInstanceName(shared.getClusterName() + "-client-" + UUID.randomUUID());
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.logging.type", "slf4j");
+        ClientConfig config = client(shared.getClusterName(), shared.getClusterName() + "-client-" + UUID.randomUUID());
         config.getNetworkConfig().setAddresses(shared.getAddresses());
         // A call whose backups have not answered within 5 s is completed anyway when the client next looks; looking
         // every second instead of every 100 ms makes such a call (a member lost mid-call) up to a second later, and

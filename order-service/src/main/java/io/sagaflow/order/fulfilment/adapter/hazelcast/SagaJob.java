@@ -21,6 +21,7 @@ import com.hazelcast.jet.pipeline.Sinks;
 import com.hazelcast.jet.pipeline.Sources;
 import com.hazelcast.jet.pipeline.StreamSource;
 import com.hazelcast.jet.pipeline.StreamStage;
+import io.sagaflow.framework.hazelcast.HazelcastConfigs;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
 import java.io.Serializable;
@@ -207,20 +208,16 @@ public final class SagaJob {
      * once; so does the member that waits on a client's behalf. Held by a replica that outlived the master, such a wait
      * reached the new master before its partitions were safe, and Jet then started the job only after its fixed 2 s
      * retry: after a master's stop, the job's execution started 2.3–3.2 s after the new master's claim, against
-     * 0.8–1.3 s when the new master found the job by its own scan (ADR 0072). Through a client of the master, the client's wait ends
-     * with the client and the master's on its behalf with the master (ADR 0079).
+     * 0.8–1.3 s when the new master found the job by its own scan (ADR 0072). Through a client of the master, the
+     * client's wait ends with the client and the master's on its behalf with the master (ADR 0079).
      */
     static long submitThroughClient(HazelcastInstance member, Pipeline pipeline, JobConfig config, Duration timeout) {
         // The first member of the list is the oldest, the master.
         Address master = member.getCluster().getMembers().iterator().next().getAddress();
         // An IPv6 address goes in brackets before its port.
         String host = master.getHost().contains(":") ? "[" + master.getHost() + "]" : master.getHost();
-        ClientConfig client = new ClientConfig()
-                .setClusterName(member.getConfig().getClusterName())
-                .setInstanceName(member.getName() + "-saga-job-submission-" + UUID.randomUUID());
-        client.getMetricsConfig().setEnabled(false);
-        client.setProperty("hazelcast.phone.home.enabled", "false");
-        client.setProperty("hazelcast.logging.type", "slf4j");
+        ClientConfig client = HazelcastConfigs.client(
+                member.getConfig().getClusterName(), member.getName() + "-saga-job-submission-" + UUID.randomUUID());
         long seconds = Math.max(1, timeout.toSeconds());
         client.setProperty(ClientProperty.INVOCATION_TIMEOUT_SECONDS.getName(), Long.toString(seconds));
         client.getNetworkConfig()
