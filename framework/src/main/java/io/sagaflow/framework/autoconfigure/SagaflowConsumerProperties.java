@@ -21,6 +21,15 @@ public class SagaflowConsumerProperties {
     /** The most messages a lane handles in one transaction; it takes what has queued up, up to this many. */
     private int batchSize = 64;
 
+    /**
+     * Whether the replicas of a service share each consumer's topics, each listening to its part (ADR 0080); false:
+     * every replica listens to every topic, and all but one find each message handled already.
+     */
+    private boolean shareTopics = true;
+
+    /** How long a replica's hold on a topic lasts without renewal; it renews every third of it. */
+    private Duration topicLeaseTtl = Duration.ofSeconds(10);
+
     /** How often shard positions are written. */
     private Duration checkpointInterval = Duration.ofSeconds(1);
 
@@ -28,6 +37,22 @@ public class SagaflowConsumerProperties {
     private Duration processedRetention = Duration.ofHours(24);
 
     private Duration pruneInterval = Duration.ofMinutes(5);
+
+    public boolean isShareTopics() {
+        return shareTopics;
+    }
+
+    public void setShareTopics(boolean shareTopics) {
+        this.shareTopics = shareTopics;
+    }
+
+    public Duration getTopicLeaseTtl() {
+        return topicLeaseTtl;
+    }
+
+    public void setTopicLeaseTtl(Duration topicLeaseTtl) {
+        this.topicLeaseTtl = topicLeaseTtl;
+    }
 
     public int getMaxAttempts() {
         return maxAttempts;

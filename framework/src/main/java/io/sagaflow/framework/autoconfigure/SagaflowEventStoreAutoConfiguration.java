@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.consumer.JdbcCheckpointStore;
+import io.sagaflow.framework.consumer.TopicAssignment;
+import io.sagaflow.framework.consumer.TopicShares;
 import io.sagaflow.framework.eventstore.AppendInterceptor;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventStore;
@@ -192,17 +194,23 @@ public class SagaflowEventStoreAutoConfiguration {
             IdempotentConsumer idempotent,
             EventSerializer serializer,
             ObjectProvider<MeterRegistry> meters,
-            SagaflowConsumerProperties properties) {
+            SagaflowConsumerProperties properties,
+            @ServiceCluster HazelcastInstance member,
+            Clock clock) {
+        MeterRegistry registry = meters.getIfAvailable(SimpleMeterRegistry::new);
         return new EventSubscriber(
                 bus,
                 new JdbcCheckpointStore(new JdbcTemplate(dataSource)),
                 idempotent,
                 serializer,
-                meters.getIfAvailable(SimpleMeterRegistry::new),
+                registry,
                 properties.getMaxAttempts(),
                 properties.getInitialBackoff(),
                 properties.getLanes(),
-                properties.getBatchSize());
+                properties.getBatchSize(),
+                properties.isShareTopics()
+                        ? new TopicShares(member, properties.getTopicLeaseTtl(), clock, registry)
+                        : TopicAssignment.everyTopic());
     }
 
     /** For the pruning; the event store claims keys through an instance of its own. */

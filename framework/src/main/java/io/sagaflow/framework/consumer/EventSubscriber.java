@@ -11,6 +11,7 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
 import io.sagaflow.framework.eventstore.GlobalPosition;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.PositionedListener;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +54,12 @@ public final class EventSubscriber {
     private final Duration initialBackoff;
     private final int lanes;
     private final int batchSize;
+    private final TopicAssignment assignment;
 
+    /**
+     * @param assignment which of a consumer's topics this replica listens to: {@link TopicShares} shares them among
+     *     the service's replicas (ADR 0080)
+     */
     public EventSubscriber(
             ReliableTopicEventBus bus,
             JdbcCheckpointStore checkpoints,
@@ -63,7 +69,8 @@ public final class EventSubscriber {
             int maxAttempts,
             Duration initialBackoff,
             int lanes,
-            int batchSize) {
+            int batchSize,
+            TopicAssignment assignment) {
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
@@ -73,6 +80,7 @@ public final class EventSubscriber {
         this.initialBackoff = initialBackoff;
         this.lanes = lanes;
         this.batchSize = batchSize;
+        this.assignment = assignment;
     }
 
     /**
@@ -103,20 +111,22 @@ public final class EventSubscriber {
             log.info("consumer {} reads the topics of {} and will skip their types {}", consumer, publishers, skipped);
         }
         Delivering delivering = new Delivering(consumer, deduplication, handler);
+        List<String> topicNames = bus.topicNames(publishers);
         if (deduplication == Deduplication.BY_HANDLER) {
-            return bus.subscribe(consumer, publishers, checkpoints, message -> {
+            PositionedListener direct = (message, topic, sequence) -> {
+                checkpoints.remember(consumer, topic, sequence);
                 if (consumed.contains(message.type())) {
                     delivering.one(message);
                 }
-            });
+            };
+            return assignment.subscribe(
+                    consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
         }
         ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
-        Subscription topics = bus.subscribe(
-                consumer,
-                publishers,
-                checkpoints,
-                (message, topic, sequence) ->
-                        queued.enqueue(new Delivery(message, topic, sequence, consumed.contains(message.type()))));
+        PositionedListener laned = (message, topic, sequence) ->
+                queued.enqueue(new Delivery(message, topic, sequence, consumed.contains(message.type())));
+        Subscription topics = assignment.subscribe(
+                consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
         return () -> {
             topics.cancel();
             queued.stop();

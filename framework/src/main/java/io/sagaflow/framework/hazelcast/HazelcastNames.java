@@ -6,6 +6,12 @@ public final class HazelcastNames {
     /** Leases on the outbox buckets, in each per-service cluster. Bounded: one entry per bucket. */
     public static final String OUTBOX_LEASES = "sagaflow.leases.outbox";
 
+    /**
+     * Prefix of the leases on a consumer's topics, in each per-service cluster: {@code sagaflow.leases.consumer.<name>}.
+     * Bounded: one entry per topic of the consumer (ADR 0080).
+     */
+    public static final String CONSUMER_LEASES_PREFIX = "sagaflow.leases.consumer.";
+
     /** Executor of each per-service cluster that carries wake-ups between the replicas' outbox relays. */
     public static final String OUTBOX_WAKEUPS = "sagaflow.outbox.wakeups";
 

@@ -104,22 +104,41 @@ public final class ReliableTopicEventBus implements EventPublisher {
      */
     public Subscription subscribe(
             String consumer, Set<String> publishers, CheckpointStore checkpoints, PositionedListener listener) {
+        List<Subscription> subscriptions = topicNames(publishers).stream()
+                .map(topic -> subscribeTopic(consumer, topic, checkpoints, listener))
+                .toList();
+        return () -> subscriptions.forEach(Subscription::cancel);
+    }
+
+    /**
+     * The topics {@code publishers}' events travel on, in a fixed order (publishers by name, then shards): the same
+     * list on every replica, so that its indexes can be shared out among them.
+     */
+    public List<String> topicNames(Set<String> publishers) {
         if (publishers.isEmpty()) {
-            throw new IllegalArgumentException("consumer " + consumer + " subscribes to no publisher");
+            throw new IllegalArgumentException("no publisher to subscribe to");
         }
-        List<Registration> registrations = new ArrayList<>(publishers.size() * shards);
+        List<String> names = new ArrayList<>(publishers.size() * shards);
         for (String publisher : new TreeSet<>(publishers)) {
             for (int shard = 0; shard < shards; shard++) {
-                String topicName = topicName(publisher, shard);
-                long head = shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName)
-                        .headSequence();
-                long resumeFrom = checkpoints.load(consumer, topicName).orElse(head);
-                ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-                UUID id = topic.addMessageListener(new TopicListener(topicName, Math.max(resumeFrom, head), listener));
-                registrations.add(new Registration(topic, id));
+                names.add(topicName(publisher, shard));
             }
         }
-        return () -> registrations.forEach(r -> r.topic().removeMessageListener(r.id()));
+        return List.copyOf(names);
+    }
+
+    /**
+     * Subscribes {@code listener} to one topic, resuming from the sequence {@code checkpoints} has for
+     * {@code consumer} there, or from the oldest message still held when there is none.
+     */
+    public Subscription subscribeTopic(
+            String consumer, String topicName, CheckpointStore checkpoints, PositionedListener listener) {
+        long head = shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName)
+                .headSequence();
+        long resumeFrom = checkpoints.load(consumer, topicName).orElse(head);
+        ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
+        UUID id = topic.addMessageListener(new TopicListener(topicName, Math.max(resumeFrom, head), listener));
+        return () -> topic.removeMessageListener(id);
     }
 
     /** Receives the messages of one consumer, one topic at a time, in order; must not throw. */
@@ -142,8 +161,6 @@ public final class ReliableTopicEventBus implements EventPublisher {
     public interface Subscription {
         void cancel();
     }
-
-    private record Registration(ITopic<EventMessage> topic, UUID id) {}
 
     private static final class TopicListener implements ReliableMessageListener<EventMessage> {
 

@@ -1,0 +1,214 @@
+package io.sagaflow.framework.consumer;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sagaflow.framework.hazelcast.HazelcastNames;
+import io.sagaflow.framework.lease.LeaseTable;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shares each consumer's topics among the running replicas of its service (ADR 0080), as the relays share the outbox
+ * buckets (ADR 0003, 0074): a consumer's topics are the slots of a {@link LeaseTable} on the service's own cluster, and
+ * a replica listens only to the topics whose lease it holds. A replica that starts takes its fair share, one that stops
+ * hands its topics over at once, and the topics of one that crashed are taken over when its member leaves the cluster.
+ * A topic that changes hands is resumed from its checkpoint by the new holder; what the old holder handled past that
+ * checkpoint comes again and is deduplicated as any redelivery is (ADR 0004), so sharing never loses a message and
+ * at worst repeats a few.
+ */
+public final class TopicShares implements TopicAssignment {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicShares.class);
+
+    /** How long to wait before trying again after a rebalance failed. */
+    private static final Duration RETRY = Duration.ofSeconds(1);
+
+    private final HazelcastInstance member;
+    private final Duration leaseTtl;
+    private final Clock clock;
+    private final MeterRegistry meters;
+
+    /**
+     * @param member this replica's member of its service's cluster
+     * @param leaseTtl how long a topic's lease lasts without renewal: the longest a crashed replica's topics could wait
+     *     if its member were still thought to be in the cluster
+     */
+    public TopicShares(HazelcastInstance member, Duration leaseTtl, Clock clock, MeterRegistry meters) {
+        this.member = member;
+        this.leaseTtl = leaseTtl;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** The lease map of {@code consumer}'s topics. */
+    public static String leaseMap(String consumer) {
+        return HazelcastNames.CONSUMER_LEASES_PREFIX + consumer;
+    }
+
+    @Override
+    public Subscription subscribe(String consumer, List<String> topics, Function<String, Subscription> subscribeTopic) {
+        Share share = new Share(
+                consumer,
+                topics,
+                subscribeTopic,
+                new LeaseTable(member, leaseMap(consumer), topics.size(), leaseTtl, clock));
+        share.start();
+        return share::stop;
+    }
+
+    /** One consumer's share of its topics on this replica, kept by a thread of its own. */
+    private final class Share {
+
+        private final String consumer;
+        private final List<String> topics;
+        private final Function<String, Subscription> subscribeTopic;
+        private final LeaseTable leases;
+        private final Map<Integer, Subscription> listening = new TreeMap<>();
+        private final AtomicInteger held = new AtomicInteger();
+        private final AtomicBoolean running = new AtomicBoolean();
+        private final AtomicBoolean changed = new AtomicBoolean();
+        private final Semaphore wake = new Semaphore(0);
+        private Gauge gauge;
+        private UUID membership;
+        private Runnable stopShareChanges;
+        private Thread thread;
+
+        Share(String consumer, List<String> topics, Function<String, Subscription> subscribeTopic, LeaseTable leases) {
+            this.consumer = consumer;
+            this.topics = List.copyOf(topics);
+            this.subscribeTopic = subscribeTopic;
+            this.leases = leases;
+        }
+
+        synchronized void start() {
+            running.set(true);
+            gauge = Gauge.builder("sagaflow.consumer.topics", held, AtomicInteger::get)
+                    .description("Topics of this consumer that this replica listens to (its share, ADR 0080)")
+                    .tag("consumer", consumer)
+                    .register(meters);
+            membership = member.getCluster().addMembershipListener(new MembershipListener() {
+                @Override
+                public void memberAdded(MembershipEvent event) {
+                    changed();
+                }
+
+                @Override
+                public void memberRemoved(MembershipEvent event) {
+                    // A crashed replica's leases are free once its member has left: take them over now.
+                    changed();
+                }
+            });
+            stopShareChanges = leases.onChange(this::changed);
+            // The first share is taken before start returns, so a started consumer listens at once.
+            rebalance();
+            thread = Thread.ofPlatform().name("topics-" + consumer).daemon().start(this::run);
+        }
+
+        void stop() {
+            if (!running.getAndSet(false)) {
+                return;
+            }
+            wake.release();
+            try {
+                thread.join(leaseTtl.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (this) {
+                listening.values().forEach(Subscription::cancel);
+                listening.clear();
+                held.set(0);
+            }
+            meters.remove(gauge);
+            try {
+                if (member.getLifecycleService().isRunning()) {
+                    member.getCluster().removeMembershipListener(membership);
+                    stopShareChanges.run();
+                    // Handing the topics back now lets the other replicas take them over without waiting for expiry.
+                    leases.releaseAll();
+                }
+            } catch (RuntimeException e) {
+                log.warn("consumer {} could not hand its topics back; they move when their leases expire", consumer, e);
+            }
+        }
+
+        private void changed() {
+            changed.set(true);
+            wake.release();
+        }
+
+        private void run() {
+            while (running.get()) {
+                try {
+                    Duration untilRenewal = leases.untilRenewal();
+                    if (!changed.get() && !untilRenewal.isZero()) {
+                        wake.tryAcquire(untilRenewal.toMillis(), TimeUnit.MILLISECONDS);
+                    }
+                    wake.drainPermits();
+                    if (running.get() && (changed.getAndSet(false) || leases.dueForRenewal())) {
+                        rebalance();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        /** Takes this replica's fair share of the topics and listens to exactly those; on failure, tries again soon. */
+        private synchronized void rebalance() {
+            if (!running.get()) {
+                return;
+            }
+            Set<Integer> mine;
+            try {
+                mine = leases.rebalance();
+            } catch (RuntimeException e) {
+                // The topics listened to stay: another replica that takes one over meanwhile only repeats messages.
+                log.warn("consumer {} could not renew its share of the topics; trying again", consumer, e);
+                sleepQuietly();
+                changed.set(true);
+                return;
+            }
+            listening.entrySet().removeIf(entry -> {
+                if (mine.contains(entry.getKey())) {
+                    return false;
+                }
+                entry.getValue().cancel();
+                return true;
+            });
+            for (int slot : mine) {
+                if (!listening.containsKey(slot)) {
+                    listening.put(slot, subscribeTopic.apply(topics.get(slot)));
+                }
+            }
+            if (held.getAndSet(listening.size()) != listening.size()) {
+                log.info("consumer {} listens to {} of its {} topics", consumer, listening.size(), topics.size());
+            }
+        }
+
+        private void sleepQuietly() {
+            try {
+                Thread.sleep(RETRY);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
