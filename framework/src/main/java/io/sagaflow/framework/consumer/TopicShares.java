@@ -57,7 +57,7 @@ public final class TopicShares implements TopicAssignment {
     }
 
     /** The lease map of {@code consumer}'s topics. */
-    public static String leaseMap(String consumer) {
+    private static String leaseMap(String consumer) {
         return HazelcastNames.CONSUMER_LEASES_PREFIX + consumer;
     }
 
