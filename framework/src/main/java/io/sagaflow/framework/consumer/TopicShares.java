@@ -1,7 +1,5 @@
 package io.sagaflow.framework.consumer;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -85,7 +82,6 @@ public final class TopicShares implements TopicAssignment {
         private final AtomicBoolean changed = new AtomicBoolean();
         private final Semaphore wake = new Semaphore(0);
         private Gauge gauge;
-        private UUID membership;
         private Runnable stopShareChanges;
         private Thread thread;
 
@@ -102,18 +98,7 @@ public final class TopicShares implements TopicAssignment {
                     .description("Topics of this consumer that this replica listens to (its share, ADR 0080)")
                     .tag("consumer", consumer)
                     .register(meters);
-            membership = member.getCluster().addMembershipListener(new MembershipListener() {
-                @Override
-                public void memberAdded(MembershipEvent event) {
-                    changed();
-                }
-
-                @Override
-                public void memberRemoved(MembershipEvent event) {
-                    // A crashed replica's leases are free once its member has left: take them over now.
-                    changed();
-                }
-            });
+            // Also when a member leaves: a crashed replica's leases are free then, and taken over at once.
             stopShareChanges = leases.onChange(this::changed);
             // The first share is taken before start returns, so a started consumer listens at once.
             rebalance();
@@ -138,7 +123,6 @@ public final class TopicShares implements TopicAssignment {
             meters.remove(gauge);
             try {
                 if (member.getLifecycleService().isRunning()) {
-                    member.getCluster().removeMembershipListener(membership);
                     stopShareChanges.run();
                     // Handing the topics back now lets the other replicas take them over without waiting for expiry.
                     leases.releaseAll();

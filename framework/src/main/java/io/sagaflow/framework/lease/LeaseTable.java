@@ -1,6 +1,8 @@
 package io.sagaflow.framework.lease;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -169,24 +171,31 @@ public final class LeaseTable {
     }
 
     /**
-     * Calls {@code changed} whenever a member starts or stops taking part, or a slot is given up or expires: then a
-     * {@link #rebalance()} moves the shares. A renewal calls nothing. Returns what stops the calls.
+     * Calls {@code changed} whenever a member joins or leaves the cluster (a crashed member's slots are free once it
+     * has left), a member starts or stops taking part, or a slot is given up or expires: then a {@link #rebalance()}
+     * moves the shares. A renewal calls nothing. Returns what stops the calls.
      */
     public Runnable onChange(Runnable changed) {
         ShareChanges listener = new ShareChanges(changed);
         UUID members = takingPart.addEntryListener(listener, false);
         UUID slotsGivenUp = leases.addEntryListener(listener, false);
+        UUID membership = member.getCluster().addMembershipListener(listener);
         return () -> {
             takingPart.removeEntryListener(members);
             leases.removeEntryListener(slotsGivenUp);
+            member.getCluster().removeMembershipListener(membership);
         };
     }
 
-    /** Added or gone: a member that takes part, or (gone only) a slot's lease. Updates are renewals and claims. */
+    /**
+     * A member joined or left; added or gone: a member that takes part, or (gone only) a slot's lease. Updates are
+     * renewals and claims.
+     */
     private record ShareChanges(Runnable changed)
             implements EntryAddedListener<Object, Object>,
                     EntryRemovedListener<Object, Object>,
-                    EntryExpiredListener<Object, Object> {
+                    EntryExpiredListener<Object, Object>,
+                    MembershipListener {
 
         @Override
         public void entryAdded(EntryEvent<Object, Object> event) {
@@ -202,6 +211,16 @@ public final class LeaseTable {
 
         @Override
         public void entryExpired(EntryEvent<Object, Object> event) {
+            changed.run();
+        }
+
+        @Override
+        public void memberAdded(MembershipEvent event) {
+            changed.run();
+        }
+
+        @Override
+        public void memberRemoved(MembershipEvent event) {
             changed.run();
         }
     }

@@ -1,7 +1,5 @@
 package io.sagaflow.framework.outbox;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -21,7 +19,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,7 +92,6 @@ public final class OutboxRelay {
     private final Timer select;
     private final Timer publish;
     private volatile Thread thread;
-    private UUID membershipRegistration;
     private Runnable stopShareChanges = () -> {};
     private Instant nextPrune = Instant.EPOCH;
     /** Rows published but not deleted yet; only the relay thread touches them. */
@@ -141,21 +137,9 @@ public final class OutboxRelay {
     /** Starts the relay thread. */
     public synchronized void start() {
         if (running.compareAndSet(false, true)) {
-            membershipRegistration = member.getCluster().addMembershipListener(new MembershipListener() {
-                @Override
-                public void memberAdded(MembershipEvent event) {
-                    sharesChanged.set(true);
-                    signal.signal();
-                }
-
-                @Override
-                public void memberRemoved(MembershipEvent event) {
-                    sharesChanged.set(true);
-                    signal.signal();
-                }
-            });
-            // Another relay that starts, stops or gives buckets up moves the shares now, not at the next renewal: a
-            // replica that joined shares the buckets only once its relay runs (ADR 0074).
+            // Another relay that starts, stops or gives buckets up, or a member that joins or leaves, moves the shares
+            // now, not at the next renewal: a replica that joined shares the buckets only once its relay runs (ADR
+            // 0074).
             stopShareChanges = leases.onChange(() -> {
                 sharesChanged.set(true);
                 signal.signal();
@@ -179,7 +163,6 @@ public final class OutboxRelay {
             wakeups.close();
             try {
                 if (member.getLifecycleService().isRunning()) {
-                    member.getCluster().removeMembershipListener(membershipRegistration);
                     stopShareChanges.run();
                     leases.releaseAll();
                 }

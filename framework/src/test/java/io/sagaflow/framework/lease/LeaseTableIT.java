@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Slots shared by the members that take part, on two real members (ADR 0074): a member that has joined the cluster but
- * not rebalanced yet takes nothing from the others, and the others hear at once when it starts or stops taking part.
+ * not rebalanced yet takes nothing from the others, and the others hear at once when it joins or leaves the cluster
+ * and when it starts or stops taking part.
  */
 class LeaseTableIT {
 
@@ -55,29 +56,34 @@ class LeaseTableIT {
     }
 
     @Test
-    void theOthersHearWhenAMemberStartsOrStopsTakingPartOrGivesSlotsUp_notWhenItRenews() {
+    void theOthersHearWhenAMemberJoinsLeavesStartsOrStopsTakingPartOrGivesSlotsUp_notWhenItRenews() {
         AtomicInteger changes = new AtomicInteger();
         Runnable stopListening = first.onChange(changes::incrementAndGet);
-        LeaseTable second = table(clusters.startMember(spec));
+        HazelcastInstance joined = clusters.startMember(spec);
+        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 1); // it joined
+        LeaseTable second = table(joined);
 
-        second.rebalance();
-        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 1);
+        second.rebalance(); // takes part
+        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 2);
 
         first.rebalance(); // gives half up: a change for each slot
-        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 1 + SLOTS / 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 2 + SLOTS / 2);
         second.rebalance(); // claims them
         second.rebalance(); // renews
         await().during(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(2))
-                .until(() -> changes.get() == 1 + SLOTS / 2);
+                .until(() -> changes.get() == 2 + SLOTS / 2);
 
         second.releaseAll();
-        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 2 + SLOTS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> changes.get() == 3 + SLOTS);
         assertThat(first.rebalance()).hasSize(SLOTS);
+
+        joined.getLifecycleService().terminate(); // leaves
+        await().atMost(Duration.ofSeconds(20)).until(() -> changes.get() == 4 + SLOTS);
 
         stopListening.run();
         table(clusters.startMember(spec)).rebalance();
-        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> changes.get() == 2 + SLOTS);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> changes.get() == 4 + SLOTS);
     }
 
     private static LeaseTable table(HazelcastInstance member) {
