@@ -53,9 +53,16 @@ public final class TopicShares implements TopicAssignment {
         this.meters = meters;
     }
 
-    /** The lease map of {@code consumer}'s topics. */
-    private static String leaseMap(String consumer) {
-        return HazelcastNames.CONSUMER_LEASES_PREFIX + consumer;
+    /**
+     * The lease map of {@code consumer}'s {@code topics}: named by the list too, since a slot is an index into it.
+     * Replicas that disagree on the list (while a change of the shards or of the publishers rolls out) then share
+     * their own lists in maps of their own, each listening to all its topics among them, so a topic is at worst
+     * heard twice (deduplicated, ADR 0004) and never left unheard for a replica that took its index to mean another
+     * topic (ADR 0081).
+     */
+    static String leaseMap(String consumer, List<String> topics) {
+        return HazelcastNames.CONSUMER_LEASES_PREFIX + consumer + "." + topics.size() + "-"
+                + Integer.toHexString(String.join(",", topics).hashCode());
     }
 
     @Override
@@ -64,7 +71,7 @@ public final class TopicShares implements TopicAssignment {
                 consumer,
                 topics,
                 subscribeTopic,
-                new LeaseTable(member, leaseMap(consumer), topics.size(), leaseTtl, clock));
+                new LeaseTable(member, leaseMap(consumer, topics), topics.size(), leaseTtl, clock));
         share.start();
         return share::stop;
     }

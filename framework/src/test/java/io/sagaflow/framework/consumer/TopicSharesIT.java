@@ -31,12 +31,15 @@ import org.junit.jupiter.api.Test;
 /**
  * A consumer's topics shared among two replicas on real members (ADR 0080): each topic is listened to by one replica,
  * every message reaches a replica, and a replica that stops or crashes has its topics taken over at once, not when
- * their leases expire, without a message lost.
+ * their leases expire, without a message lost. A replica's share holds as many topics of each publisher, and replicas
+ * that disagree on the list of topics do not share one table of them (ADR 0081).
  */
 class TopicSharesIT {
 
     private static final String CONSUMER = "test.consumer";
     private static final String PUBLISHER = "test-publisher";
+    /** A second publisher whose events the consumer reads too, as payment reads order's and inventory's. */
+    private static final String OTHER_PUBLISHER = "test-other";
     /** Far longer than any wait below: a takeover within them comes from the hand-over or the member's leave. */
     private static final Duration LEASE_TTL = Duration.ofMinutes(1);
 
@@ -132,6 +135,58 @@ class TopicSharesIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> first.received.containsAll(after));
     }
 
+    @Test
+    void aReplicasShareHoldsAsManyTopicsOfEachPublisher() {
+        // The publishers' event rates differ: a share of whole publishers would split the work by their rates.
+        topics = bus.topicNames(Set.of(PUBLISHER, OTHER_PUBLISHER));
+        Replica first = new Replica(clusters.startMember(service));
+        first.start();
+        Replica second = new Replica(clusters.startMember(service));
+        second.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> first.topicsHeld() == topics.size() / 2 && second.topicsHeld() == topics.size() / 2);
+
+        List<String> sent = new ArrayList<>(publish(PUBLISHER, 200));
+        sent.addAll(publish(OTHER_PUBLISHER, 200));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> receivedByEither(first, second).containsAll(sent));
+
+        int halfTheShards = bus.shards() / 2;
+        for (Replica replica : List.of(first, second)) {
+            for (String publisher : List.of(PUBLISHER, OTHER_PUBLISHER)) {
+                assertThat(replica.topicsSeen().stream()
+                                .filter(topic -> topicsOf(publisher).contains(topic)))
+                        .as("topics of %s heard by one replica", publisher)
+                        .hasSize(halfTheShards);
+            }
+        }
+    }
+
+    @Test
+    void replicasThatDisagreeOnTheTopicsShareThemInMapsOfTheirOwn() {
+        // While a change of the shards rolls out, a slot of one list is another topic in the other.
+        List<String> fewerShards = topics.subList(0, topics.size() / 2);
+        assertThat(TopicShares.leaseMap(CONSUMER, topics))
+                .isEqualTo(TopicShares.leaseMap(CONSUMER, List.copyOf(topics)))
+                .isNotEqualTo(TopicShares.leaseMap(CONSUMER, fewerShards))
+                .isNotEqualTo(TopicShares.leaseMap("other.consumer", topics));
+
+        Replica before = new Replica(clusters.startMember(service));
+        before.start();
+        Replica after = new Replica(clusters.startMember(service), fewerShards);
+        after.start();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> before.topicsHeld() == topics.size() && after.topicsHeld() == fewerShards.size());
+    }
+
+    private Set<String> topicsOf(String publisher) {
+        Set<String> names = new HashSet<>();
+        for (int shard = 0; shard < bus.shards(); shard++) {
+            names.add(bus.topicName(publisher, shard));
+        }
+        return names;
+    }
+
     private Set<String> receivedByEither(Replica first, Replica second) {
         Set<String> all = new HashSet<>(first.received);
         all.addAll(second.received);
@@ -140,12 +195,17 @@ class TopicSharesIT {
 
     /** Publishes {@code count} messages, each on a stream of its own; returns their ids. */
     private List<String> publish(int count) {
+        return publish(PUBLISHER, count);
+    }
+
+    /** Publishes {@code count} messages of {@code publisher}, each on a stream of its own; returns their ids. */
+    private List<String> publish(String publisher, int count) {
         List<EventMessage> messages = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String streamId = "stream-" + UUID.randomUUID();
             messages.add(new EventMessage(
                     UUID.randomUUID().toString(),
-                    PUBLISHER,
+                    publisher,
                     streamId,
                     1,
                     "Tested",
@@ -173,6 +233,7 @@ class TopicSharesIT {
     private final class Replica {
 
         final HazelcastInstance member;
+        final List<String> topics;
         final MeterRegistry meters = new SimpleMeterRegistry();
         final List<String> received = new CopyOnWriteArrayList<>();
         final Map<String, Boolean> topicsSeen = new ConcurrentHashMap<>();
@@ -180,7 +241,12 @@ class TopicSharesIT {
         Subscription subscription;
 
         Replica(HazelcastInstance member) {
+            this(member, TopicSharesIT.this.topics);
+        }
+
+        Replica(HazelcastInstance member, List<String> topics) {
             this.member = member;
+            this.topics = topics;
             replicas.add(this);
         }
 
