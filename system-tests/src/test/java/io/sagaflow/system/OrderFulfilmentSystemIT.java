@@ -319,7 +319,8 @@ class OrderFulfilmentSystemIT {
 
     @Test
     @Order(8)
-    void anOrderReplicaKilledMidRun_everyKeyedOrderThroughTheGatewayIsPlacedOnce_andEverySagaEnds() throws Exception {
+    void anOrderReplicaKilledMidRun_everyKeyedOrderThroughTheGatewayIsPlacedOnce_andEverySagaConfirmed()
+            throws Exception {
         String product = newProduct(1_000, "2.00");
         long ordersBefore = audit().get("ordersChecked").asLong();
         String gateway = system.gateways.getFirst().url();
@@ -362,13 +363,22 @@ class OrderFulfilmentSystemIT {
         // Placed once each: the store holds exactly the 200 orders the clients were answered with, no copy that a
         // dead replica placed before the gateway sent its request again.
         assertThat(audit().get("ordersChecked").asLong() - ordersBefore).isEqualTo(200);
-        long confirmed =
-                orders.stream().filter(o -> "CONFIRMED".equals(status(o))).count();
+        // And every saga ran to its confirmation: the stock cannot run out and the amounts are far below the credit
+        // limit, so a cancelled order here could only be one whose saga lost a message or its state with the dead
+        // replica and was ended by its deadline (its compensation would hide the loss from the audit).
+        Map<String, String> notConfirmed = new TreeMap<>();
+        orders.forEach(o -> {
+            String status = status(o);
+            if (!"CONFIRMED".equals(status)) {
+                notConfirmed.put(o, status);
+            }
+        });
+        assertThat(notConfirmed).isEmpty();
         assertThat(Api.get(system.inventory.url() + "/api/products/" + product)
                         .ok()
                         .get("quantityReserved")
                         .asLong())
-                .isEqualTo(confirmed);
+                .isEqualTo(200);
     }
 
     @Test
