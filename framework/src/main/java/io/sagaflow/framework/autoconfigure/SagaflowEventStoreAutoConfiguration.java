@@ -209,7 +209,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.getLanes(),
                 properties.getBatchSize(),
                 properties.isShareTopics()
-                        ? new TopicShares(member, properties.getTopicLeaseTtl(), clock, registry)
+                        ? new TopicShares(member, bus::publisherOf, properties.getTopicLeaseTtl(), clock, registry)
                         : TopicAssignment.everyTopic());
     }
 

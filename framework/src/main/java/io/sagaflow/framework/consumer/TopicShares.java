@@ -8,6 +8,8 @@ import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,12 +24,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Shares each consumer's topics among the running replicas of its service (ADR 0080), as the relays share the outbox
- * buckets (ADR 0003, 0074): a consumer's topics are the slots of a {@link LeaseTable} on the service's own cluster, and
- * a replica listens only to the topics whose lease it holds. A replica that starts takes its fair share, one that stops
- * hands its topics over at once, and the topics of one that crashed are taken over when its member leaves the cluster.
- * A topic that changes hands is resumed from its checkpoint by the new holder; what the old holder handled past that
- * checkpoint comes again and is deduplicated as any redelivery is (ADR 0004), so sharing never loses a message and
- * at worst repeats a few.
+ * buckets (ADR 0003, 0074): the topics of each publisher a consumer reads are the slots of a {@link LeaseTable} of
+ * their own on the service's own cluster (ADR 0081), and a replica listens only to the topics whose lease it holds. A
+ * replica that starts takes its fair share of each publisher's topics, one that stops hands its topics over at once,
+ * and the topics of one that crashed are taken over when its member leaves the cluster. A topic that changes hands is
+ * resumed from its checkpoint by the new holder; what the old holder handled past that checkpoint comes again and is
+ * deduplicated as any redelivery is (ADR 0004), so sharing never loses a message and at worst repeats a few.
  */
 public final class TopicShares implements TopicAssignment {
 
@@ -37,28 +39,36 @@ public final class TopicShares implements TopicAssignment {
     private static final Duration RETRY = Duration.ofSeconds(1);
 
     private final HazelcastInstance member;
+    private final Function<String, String> publisherOf;
     private final Duration leaseTtl;
     private final Clock clock;
     private final MeterRegistry meters;
 
     /**
      * @param member this replica's member of its service's cluster
+     * @param publisherOf the publisher whose events a topic carries: the topics of each publisher are shared on their
+     *     own, so that every replica holds a fair share of each publisher's, whose event rates differ
      * @param leaseTtl how long a topic's lease lasts without renewal: the longest a crashed replica's topics could wait
      *     if its member were still thought to be in the cluster
      */
-    public TopicShares(HazelcastInstance member, Duration leaseTtl, Clock clock, MeterRegistry meters) {
+    public TopicShares(
+            HazelcastInstance member,
+            Function<String, String> publisherOf,
+            Duration leaseTtl,
+            Clock clock,
+            MeterRegistry meters) {
         this.member = member;
+        this.publisherOf = publisherOf;
         this.leaseTtl = leaseTtl;
         this.clock = clock;
         this.meters = meters;
     }
 
     /**
-     * The lease map of {@code consumer}'s {@code topics}: named by the list too, since a slot is an index into it.
-     * Replicas that disagree on the list (while a change of the shards or of the publishers rolls out) then share
-     * their own lists in maps of their own, each listening to all its topics among them, so a topic is at worst
-     * heard twice (deduplicated, ADR 0004) and never left unheard for a replica that took its index to mean another
-     * topic (ADR 0081).
+     * The lease map of {@code consumer}'s {@code topics} (of one publisher): named by the list too, since a slot is an
+     * index into it. Replicas that disagree on the list (while a change of the shards rolls out) then share their own
+     * lists in maps of their own, each listening to all its topics among them, so a topic is at worst heard twice
+     * (deduplicated, ADR 0004) and never left unheard for a replica that took its index to mean another topic.
      */
     static String leaseMap(String consumer, List<String> topics) {
         return HazelcastNames.CONSUMER_LEASES_PREFIX + consumer + "." + topics.size() + "-"
@@ -67,36 +77,51 @@ public final class TopicShares implements TopicAssignment {
 
     @Override
     public Subscription subscribe(String consumer, List<String> topics, Function<String, Subscription> subscribeTopic) {
-        Share share = new Share(
-                consumer,
-                topics,
-                subscribeTopic,
-                new LeaseTable(member, leaseMap(consumer, topics), topics.size(), leaseTtl, clock));
+        Map<String, List<String>> byPublisher = new TreeMap<>();
+        for (String topic : topics) {
+            byPublisher
+                    .computeIfAbsent(publisherOf.apply(topic), publisher -> new ArrayList<>())
+                    .add(topic);
+        }
+        List<Group> groups = byPublisher.values().stream()
+                .map(group -> new Group(
+                        List.copyOf(group),
+                        new LeaseTable(member, leaseMap(consumer, group), group.size(), leaseTtl, clock)))
+                .toList();
+        Share share = new Share(consumer, topics.size(), groups, subscribeTopic);
         share.start();
         return share::stop;
+    }
+
+    /** One publisher's topics of a consumer and the lease table that shares them. */
+    private record Group(List<String> topics, LeaseTable leases) {
+
+        Duration untilRenewal() {
+            return leases.untilRenewal();
+        }
     }
 
     /** One consumer's share of its topics on this replica, kept by a thread of its own. */
     private final class Share {
 
         private final String consumer;
-        private final List<String> topics;
+        private final int topicCount;
+        private final List<Group> groups;
         private final Function<String, Subscription> subscribeTopic;
-        private final LeaseTable leases;
-        private final Map<Integer, Subscription> listening = new TreeMap<>();
+        private final Map<String, Subscription> listening = new TreeMap<>();
         private final AtomicInteger held = new AtomicInteger();
         private final AtomicBoolean running = new AtomicBoolean();
         private final AtomicBoolean changed = new AtomicBoolean();
         private final Semaphore wake = new Semaphore(0);
+        private final List<Runnable> stopShareChanges = new ArrayList<>();
         private Gauge gauge;
-        private Runnable stopShareChanges;
         private Thread thread;
 
-        Share(String consumer, List<String> topics, Function<String, Subscription> subscribeTopic, LeaseTable leases) {
+        Share(String consumer, int topicCount, List<Group> groups, Function<String, Subscription> subscribeTopic) {
             this.consumer = consumer;
-            this.topics = List.copyOf(topics);
+            this.topicCount = topicCount;
+            this.groups = groups;
             this.subscribeTopic = subscribeTopic;
-            this.leases = leases;
         }
 
         synchronized void start() {
@@ -106,7 +131,7 @@ public final class TopicShares implements TopicAssignment {
                     .tag("consumer", consumer)
                     .register(meters);
             // Also when a member leaves: a crashed replica's leases are free then, and taken over at once.
-            stopShareChanges = leases.onChange(this::changed);
+            groups.forEach(group -> stopShareChanges.add(group.leases().onChange(this::changed)));
             // The first share is taken before start returns, so a started consumer listens at once.
             rebalance();
             thread = Thread.ofPlatform().name("topics-" + consumer).daemon().start(this::run);
@@ -130,9 +155,9 @@ public final class TopicShares implements TopicAssignment {
             meters.remove(gauge);
             try {
                 if (member.getLifecycleService().isRunning()) {
-                    stopShareChanges.run();
+                    stopShareChanges.forEach(Runnable::run);
                     // Handing the topics back now lets the other replicas take them over without waiting for expiry.
-                    leases.releaseAll();
+                    groups.forEach(group -> group.leases().releaseAll());
                 }
             } catch (RuntimeException e) {
                 log.warn("consumer {} could not hand its topics back; they move when their leases expire", consumer, e);
@@ -147,12 +172,18 @@ public final class TopicShares implements TopicAssignment {
         private void run() {
             while (running.get()) {
                 try {
-                    Duration untilRenewal = leases.untilRenewal();
+                    Duration untilRenewal = groups.stream()
+                            .map(Group::untilRenewal)
+                            .min(Duration::compareTo)
+                            .orElseThrow();
                     if (!changed.get() && !untilRenewal.isZero()) {
                         wake.tryAcquire(untilRenewal.toMillis(), TimeUnit.MILLISECONDS);
                     }
                     wake.drainPermits();
-                    if (running.get() && (changed.getAndSet(false) || leases.dueForRenewal())) {
+                    if (running.get()
+                            && (changed.getAndSet(false)
+                                    || groups.stream()
+                                            .anyMatch(group -> group.leases().dueForRenewal()))) {
                         rebalance();
                     }
                 } catch (InterruptedException e) {
@@ -162,14 +193,21 @@ public final class TopicShares implements TopicAssignment {
             }
         }
 
-        /** Takes this replica's fair share of the topics and listens to exactly those; on failure, tries again soon. */
+        /**
+         * Takes this replica's fair share of each publisher's topics and listens to exactly those; on failure, tries
+         * again soon.
+         */
         private synchronized void rebalance() {
             if (!running.get()) {
                 return;
             }
-            Set<Integer> mine;
+            Set<String> mine = new HashSet<>();
             try {
-                mine = leases.rebalance();
+                for (Group group : groups) {
+                    group.leases()
+                            .rebalance()
+                            .forEach(slot -> mine.add(group.topics().get(slot)));
+                }
             } catch (RuntimeException e) {
                 // The topics listened to stay: another replica that takes one over meanwhile only repeats messages.
                 log.warn("consumer {} could not renew its share of the topics; trying again", consumer, e);
@@ -184,13 +222,13 @@ public final class TopicShares implements TopicAssignment {
                 entry.getValue().cancel();
                 return true;
             });
-            for (int slot : mine) {
-                if (!listening.containsKey(slot)) {
-                    listening.put(slot, subscribeTopic.apply(topics.get(slot)));
+            for (String topic : mine) {
+                if (!listening.containsKey(topic)) {
+                    listening.put(topic, subscribeTopic.apply(topic));
                 }
             }
             if (held.getAndSet(listening.size()) != listening.size()) {
-                log.info("consumer {} listens to {} of its {} topics", consumer, listening.size(), topics.size());
+                log.info("consumer {} listens to {} of its {} topics", consumer, listening.size(), topicCount);
             }
         }
 

@@ -111,22 +111,33 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
-     * The topics {@code publishers}' events travel on, in a fixed order: the same list on every replica, so that its
-     * indexes can be shared out among them. Shard by shard, and within a shard the publishers by name: any run of
-     * consecutive indexes, which is what a replica's share of them is, then holds about as many topics of each
-     * publisher, whose event rates differ (ADR 0081).
+     * The topics {@code publishers}' events travel on, in a fixed order (publishers by name, then shards): the same
+     * list on every replica, so that its indexes can be shared out among them.
      */
     public List<String> topicNames(Set<String> publishers) {
         if (publishers.isEmpty()) {
             throw new IllegalArgumentException("no publisher to subscribe to");
         }
         List<String> names = new ArrayList<>(publishers.size() * shards);
-        for (int shard = 0; shard < shards; shard++) {
-            for (String publisher : new TreeSet<>(publishers)) {
+        for (String publisher : new TreeSet<>(publishers)) {
+            for (int shard = 0; shard < shards; shard++) {
                 names.add(topicName(publisher, shard));
             }
         }
         return List.copyOf(names);
+    }
+
+    /**
+     * The publisher whose events {@code topicName} (one of {@link #topicName}'s) carries.
+     *
+     * @throws IllegalArgumentException if it is not a topic of this bus
+     */
+    public String publisherOf(String topicName) {
+        int shard = topicName.lastIndexOf('.');
+        if (!topicName.startsWith(topicPrefix + ".") || shard <= topicPrefix.length() + 1) {
+            throw new IllegalArgumentException("not a topic of " + topicPrefix + ": " + topicName);
+        }
+        return topicName.substring(topicPrefix.length() + 1, shard);
     }
 
     /**
