@@ -7,9 +7,9 @@ public final class HazelcastNames {
     public static final String OUTBOX_LEASES = "sagaflow.leases.outbox";
 
     /**
-     * Prefix of the leases on a consumer's topics, in each per-service cluster:
-     * {@code sagaflow.leases.consumer.<name>.<topics>-<hash of their list>}. Bounded: one entry per topic of the
-     * consumer (ADR 0080, 0081).
+     * Prefix of the leases on a consumer's topics, in each per-service cluster: one map per publisher the consumer
+     * reads, {@code sagaflow.leases.consumer.<name>.<count>-<hash of that publisher's topics>}. Bounded: one entry per
+     * topic (ADR 0080, 0081).
      */
     public static final String CONSUMER_LEASES_PREFIX = "sagaflow.leases.consumer.";
 
