@@ -94,12 +94,7 @@ public final class TopicShares implements TopicAssignment {
     }
 
     /** One publisher's topics of a consumer and the lease table that shares them. */
-    private record Group(List<String> topics, LeaseTable leases) {
-
-        Duration untilRenewal() {
-            return leases.untilRenewal();
-        }
-    }
+    private record Group(List<String> topics, LeaseTable leases) {}
 
     /** One consumer's share of its topics on this replica, kept by a thread of its own. */
     private final class Share {
@@ -172,18 +167,13 @@ public final class TopicShares implements TopicAssignment {
         private void run() {
             while (running.get()) {
                 try {
-                    Duration untilRenewal = groups.stream()
-                            .map(Group::untilRenewal)
-                            .min(Duration::compareTo)
-                            .orElseThrow();
+                    Duration untilRenewal = untilRenewal();
                     if (!changed.get() && !untilRenewal.isZero()) {
                         wake.tryAcquire(untilRenewal.toMillis(), TimeUnit.MILLISECONDS);
                     }
                     wake.drainPermits();
                     if (running.get()
-                            && (changed.getAndSet(false)
-                                    || groups.stream()
-                                            .anyMatch(group -> group.leases().dueForRenewal()))) {
+                            && (changed.getAndSet(false) || untilRenewal().isZero())) {
                         rebalance();
                     }
                 } catch (InterruptedException e) {
@@ -191,6 +181,14 @@ public final class TopicShares implements TopicAssignment {
                     return;
                 }
             }
+        }
+
+        /** How long until the first of the consumer's tables is due for renewal; zero if one is due now. */
+        private Duration untilRenewal() {
+            return groups.stream()
+                    .map(group -> group.leases().untilRenewal())
+                    .min(Duration::compareTo)
+                    .orElseThrow();
         }
 
         /**
