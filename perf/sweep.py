@@ -407,9 +407,10 @@ def steal_share(before: tuple[float, float] | None, after: tuple[float, float]) 
     return 100.0 * max(0.0, after[1] - before[1]) / (after[0] - before[0])
 
 
-def stack_warmup_rate(args: argparse.Namespace) -> float:
-    """The rate of the discarded warm-up after a start: as set, else the first level but at most 50 iter/s."""
-    return args.stack_warmup_rate or min(args.levels[0], 50)
+def stack_warmup_rates(args: argparse.Namespace) -> list[float]:
+    """The rates of the discarded warm-up after a start, in order: as set, else the first level but at most 50 iter/s.
+    Each rate is held until the JIT settles at it, since a higher rate reaches code a lower one left cold."""
+    return args.stack_warmup_rate or [min(args.levels[0], 50)]
 
 
 def service_urls(processes: list[Process], service: str) -> list[str]:
@@ -1394,7 +1395,8 @@ class Session:
                 self.sampler.samples = old
                 self.sampler.start()
             if restarted and self.args.scenario != "spike":
-                self.warm_up(variant, stack_warmup_rate(self.args))
+                for rate in stack_warmup_rates(self.args):
+                    self.warm_up(variant, rate)
             for level in levels:
                 label = f"{variant.name}-{level:g}-r{rep}"
                 run = Run(variant.name, level, rep, label)
@@ -1522,9 +1524,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--steal-noted", type=float, default=5.0,
                    help="steal (%% of a core the host took from this machine's busy cores) above which a run's "
                         "report notes it (ADR 0048)")
-    p.add_argument("--stack-warmup-rate", type=float, default=None,
+    p.add_argument("--stack-warmup-rate", default=None,
                    help="rate of that run (default: the first level, at most 50 iter/s: a cold stack at a rate "
-                        "near its limit falls behind while the JIT compiles and may not catch up)")
+                        "near its limit falls behind while the JIT compiles and may not catch up); comma-separated "
+                        "rates (150,400) warm up at each in turn, each until the JIT settles, so that a high level "
+                        "is not measured while the compilers work on the code only it reaches")
     p.add_argument("--scenario", choices=sorted(SCRIPTS), default="mix")
     p.add_argument("--target", choices=("direct", "gateway"), default="direct",
                    help="direct: the services' own ports (every replica); gateway: everything through :8080")
@@ -1569,6 +1573,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         p.error("--levels: comma-separated numbers")
     if not args.levels or any(level <= 0 for level in args.levels):
         p.error("--levels: positive numbers")
+    if args.stack_warmup_rate is not None:
+        try:
+            args.stack_warmup_rate = [float(x) for x in args.stack_warmup_rate.split(",") if x.strip()]
+        except ValueError:
+            p.error("--stack-warmup-rate: comma-separated numbers")
+        if not args.stack_warmup_rate or any(rate <= 0 for rate in args.stack_warmup_rate):
+            p.error("--stack-warmup-rate: positive numbers")
     if args.repetitions < 1:
         p.error("--repetitions must be >= 1")
     auto = re.fullmatch(r"auto(?::(.+))?", args.stack_warmup)

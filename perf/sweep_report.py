@@ -13,7 +13,7 @@ from pathlib import Path
 
 import calibrate
 from sweep import (BATCH_SIZES, DRIFT_MIN_RUN_S, DRIFT_SPAN_S, LATENCY_WINDOW_S, OPERATIONS, SAGA_PATH,
-                   SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rate, welch)
+                   SLO_HTTP_P95_MS, SLO_SAGA_P95_MS, describe, fmt, stack_warmup_rates, welch)
 
 OP_TITLES = {"create_order": "create order", "reserve_stock": "reserve stock",
              "create_customer": "create customer", "poll_order": "poll order"}
@@ -83,16 +83,18 @@ def drain_text(args, session) -> str:
 
 
 def warmup_text(args, session) -> str:
-    """The discarded warm-up after each start of the stack, and for auto what it took."""
-    rate = stack_warmup_rate(args)
+    """The discarded warm-up after each start of the stack (at each rate in turn), and for auto what it took."""
+    rates = stack_warmup_rates(args)
+    at = " then ".join(f"{rate:g}" for rate in rates) + " iter/s"
     if not args.stack_warmup.startswith("auto"):
-        return f"{args.stack_warmup} of discarded load at {rate:g} iter/s"
-    text = (f"discarded load at {rate:g} iter/s until the JVMs' JIT compilers used at most {args.jit_settled:g} % of "
-            "a core over a minute")
+        return ", then ".join(f"{args.stack_warmup} of discarded load at {rate:g} iter/s" for rate in rates)
+    text = (f"discarded load at {at} until the JVMs' JIT compilers used at most {args.jit_settled:g} % of a core "
+            "over a minute" + ("" if len(rates) == 1 else " at each rate"))
     took = getattr(session, "warmups", [])
     if took:
         text += " (it took " + ", ".join(
-            f"{w['seconds']} s" + ("" if w["jit_cpu"] is None else f", ending at {w['jit_cpu']:g} %") for w in took) + ")"
+            (f"{w['rate']:g} iter/s: " if len(rates) > 1 else "") + f"{w['seconds']} s"
+            + ("" if w["jit_cpu"] is None else f", ending at {w['jit_cpu']:g} %") for w in took) + ")"
     return text
 
 

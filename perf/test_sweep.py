@@ -418,6 +418,18 @@ class ArgumentsTest(unittest.TestCase):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
             sweep.parse_args(["--levels", "20", "--stack-warmup", "auto:soon"])
 
+    def test_the_stack_warms_up_at_each_rate_of_a_ladder_in_turn(self):
+        self.assertEqual(sweep.stack_warmup_rates(sweep.parse_args(["--levels", "500"])), [50.0])
+        self.assertEqual(sweep.stack_warmup_rates(sweep.parse_args(["--levels", "20,40"])), [20.0])
+        self.assertEqual(
+            sweep.stack_warmup_rates(sweep.parse_args(["--levels", "500", "--stack-warmup-rate", "150"])), [150.0])
+        self.assertEqual(
+            sweep.stack_warmup_rates(sweep.parse_args(["--levels", "500", "--stack-warmup-rate", "150,400"])),
+            [150.0, 400.0])
+        for bad in ("fast", "150,0", ","):
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                sweep.parse_args(["--levels", "500", "--stack-warmup-rate", bad])
+
 
 class CompilerThreadsTest(unittest.TestCase):
     @staticmethod

@@ -165,6 +165,20 @@ class ReportTest(unittest.TestCase):
         self.assertIn("discarded load at 80 iter/s until the JVMs' JIT compilers used at most 10 % of a core over a "
                       "minute (it took 240 s, ending at 6.5 %)", md)
 
+    def test_a_warm_up_ladder_says_what_each_rate_took(self):
+        args = sweep.parse_args(["--levels", "500", "--repetitions", "1", "--stack-warmup-rate", "150,400"])
+        session = sweep.Session(args, Path(tempfile.mkdtemp(prefix="sweep-report-test-")), [sweep.Variant("run")],
+                                Path("k6"))
+        session.warmups = [{"variant": "run", "rate": 150, "seconds": 381, "jit_cpu": 6.6},
+                           {"variant": "run", "rate": 400, "seconds": 190, "jit_cpu": 8.1}]
+        self.assertEqual(
+            sweep_report.warmup_text(args, session),
+            "discarded load at 150 then 400 iter/s until the JVMs' JIT compilers used at most 10 % of a core over a "
+            "minute at each rate (it took 150 iter/s: 381 s, ending at 6.6 %, 400 iter/s: 190 s, ending at 8.1 %)")
+        fixed = sweep.parse_args(["--levels", "500", "--stack-warmup", "2m", "--stack-warmup-rate", "150,400"])
+        self.assertEqual(sweep_report.warmup_text(fixed, session),
+                         "2m of discarded load at 150 iter/s, then 2m of discarded load at 400 iter/s")
+
     def test_the_hosts_steal_is_shown_apart_from_the_stack_and_named_in_the_run_it_slowed(self):
         random.seed(3)
         out = Path(tempfile.mkdtemp(prefix="sweep-report-test-"))
