@@ -1567,19 +1567,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--drain", type=float, default=180,
                    help="after each run, wait up to this long until every saga has ended (0: do not wait)")
     args = p.parse_args(argv)
-    try:
-        args.levels = [float(x) for x in args.levels.split(",") if x.strip()]
-    except ValueError:
-        p.error("--levels: comma-separated numbers")
-    if not args.levels or any(level <= 0 for level in args.levels):
-        p.error("--levels: positive numbers")
-    if args.stack_warmup_rate is not None:
+
+    def positive_numbers(option: str, text: str) -> list[float]:
         try:
-            args.stack_warmup_rate = [float(x) for x in args.stack_warmup_rate.split(",") if x.strip()]
+            numbers = [float(x) for x in text.split(",") if x.strip()]
         except ValueError:
-            p.error("--stack-warmup-rate: comma-separated numbers")
-        if not args.stack_warmup_rate or any(rate <= 0 for rate in args.stack_warmup_rate):
-            p.error("--stack-warmup-rate: positive numbers")
+            p.error(f"{option}: comma-separated numbers")
+        if not numbers or any(number <= 0 for number in numbers):
+            p.error(f"{option}: positive numbers")
+        return numbers
+
+    args.levels = positive_numbers("--levels", args.levels)
+    if args.stack_warmup_rate is not None:
+        args.stack_warmup_rate = positive_numbers("--stack-warmup-rate", args.stack_warmup_rate)
     if args.repetitions < 1:
         p.error("--repetitions must be >= 1")
     auto = re.fullmatch(r"auto(?::(.+))?", args.stack_warmup)
