@@ -300,11 +300,30 @@ def stack_processes(root: Path) -> list[Process]:
     return found
 
 
-def postgres_pid(root: Path) -> int | None:
-    try:
-        return int((root / ".local" / "pgdata" / "postmaster.pid").read_text().splitlines()[0])
-    except (OSError, ValueError, IndexError):
-        return None
+def pg_data_dirs(root: Path, per_service: bool) -> list[Path]:
+    """The data directories of the local stack's PostgreSQL: one for the four databases, or one per service
+    (bin/sagaflow's SAGAFLOW_PG_CLUSTERS=per-service, ADR 0083)."""
+    local = root / ".local"
+    return [local / f"pgdata-{s}" for s in SERVICES] if per_service else [local / "pgdata"]
+
+
+def per_service_pg(env: dict | list) -> bool:
+    """Whether a stack started with `env` (a mapping, or NAME=VALUE items) has a PostgreSQL per service."""
+    items = env.items() if isinstance(env, dict) else (item.partition("=")[::2] for item in env)
+    return any(name == "SAGAFLOW_PG_CLUSTERS" and value == "per-service" for name, value in items)
+
+
+def running_postgres(root: Path) -> list[tuple[int, int]]:
+    """(postmaster pid, port) of each local PostgreSQL server of the stack in `root` that has a postmaster.pid,
+    whichever layout started it."""
+    found = []
+    for data in pg_data_dirs(root, False) + pg_data_dirs(root, True):
+        try:
+            lines = (data / "postmaster.pid").read_text().splitlines()
+            found.append((int(lines[0]), int(lines[3])))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 PG_DATABASES = tuple(SERVICES)
@@ -327,24 +346,31 @@ def parse_pg_transactions(text: str) -> dict[str, dict[str, int]]:
 
 
 def pg_transactions(root: Path) -> dict[str, dict[str, int]] | None:
-    """The services' databases' transaction counters (pg_stat_database) on the local stack's PostgreSQL, or None
-    where it cannot be asked (no psql, an external database). PostgreSQL counts a statement outside a transaction
-    as one; a busy backend reports its counts at most once a second, an idle one within 10 s."""
+    """The services' databases' transaction counters (pg_stat_database) on the local stack's PostgreSQL servers
+    (summed per database over them: a server per service holds the others' databases too, unused), or None where
+    they cannot be asked (no psql, an external database). PostgreSQL counts a statement outside a transaction as
+    one; a busy backend reports its counts at most once a second, an idle one within 10 s."""
     psql = psql_binary(root)
     if not psql:
         return None
     sql = ("select datname, xact_commit, xact_rollback from pg_stat_database where datname in ("
            + ", ".join(f"'{db}'" for db in PG_DATABASES) + ")")
-    port = os.environ.get("SAGAFLOW_PG_PORT", "55432")
-    try:
-        done = subprocess.run([psql, "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", "postgres", "-qAt",
-                               "-F", "|", "-c", sql], capture_output=True, text=True, timeout=15,
-                              env={**os.environ, "PGCONNECT_TIMEOUT": "5"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return parse_pg_transactions(done.stdout) or None
+    ports = [port for _, port in running_postgres(root)] or [int(os.environ.get("SAGAFLOW_PG_PORT", "55432"))]
+    totals: dict[str, dict[str, int]] = {}
+    for port in ports:
+        try:
+            done = subprocess.run([psql, "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "-d", "postgres",
+                                   "-qAt", "-F", "|", "-c", sql], capture_output=True, text=True, timeout=15,
+                                  env={**os.environ, "PGCONNECT_TIMEOUT": "5"})
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if done.returncode != 0:
+            return None
+        for db, counts in parse_pg_transactions(done.stdout).items():
+            total = totals.setdefault(db, {"commits": 0, "rollbacks": 0})
+            total["commits"] += counts["commits"]
+            total["rollbacks"] += counts["rollbacks"]
+    return totals or None
 
 
 def pg_per_iteration(before: dict | None, after: dict | None, iterations: float) -> dict:
@@ -501,7 +527,8 @@ class Stack:
             env[name] = value
         if self.pgdata_from is not None:
             copied = time.monotonic()
-            size = replace_pgdata(self.pgdata_from, variant.root / ".local" / "pgdata")
+            size = sum(replace_pgdata(self.pgdata_from, data)
+                       for data in pg_data_dirs(variant.root, per_service_pg(env)))
             log(f"the database of {variant.name}: a copy of {self.pgdata_from} ({size / 1e9:.1f} GB, "
                 f"{time.monotonic() - copied:.0f} s)")
         cmd = [str(variant.root / "bin" / "sagaflow"), "start", "--detach"]
@@ -569,10 +596,10 @@ def checkout_ref(ref: str) -> Path:
         log(f"note: bin/sagaflow of {ref} ignores SAGAFLOW_SPRING_ARGS: no server-side percentiles for it")
     # Each A/B starts both variants on an empty database: one left over from an earlier session would make the
     # variants' databases differ in size (and the audit's and drain's work with them).
-    pgdata = tree / ".local" / "pgdata"
-    if pgdata.exists() and not (pgdata / "postmaster.pid").exists():
-        log(f"emptying the database of {ref}: removing {pgdata}")
-        shutil.rmtree(pgdata)
+    for pgdata in pg_data_dirs(tree, False) + pg_data_dirs(tree, True):
+        if pgdata.exists() and not (pgdata / "postmaster.pid").exists():
+            log(f"emptying the database of {ref}: removing {pgdata}")
+            shutil.rmtree(pgdata)
     return tree
 
 
@@ -643,9 +670,9 @@ class Sampler(threading.Thread):
         groups = {p.name: [p.pid] for p in processes}
         if processes:
             groups["jit"] = [p.pid for p in processes]
-        pg = postgres_pid(self.root)
-        if pg:
-            groups["postgres"] = [pg]
+        postmasters = [pid for pid, _ in running_postgres(self.root)]
+        if postmasters:
+            groups["postgres"] = postmasters
         # The harness runs on the machine it measures: what it costs shows, apart from the stack's and k6's.
         groups["sweep"] = [os.getpid()]
         with self.lock:
@@ -663,35 +690,40 @@ class Sampler(threading.Thread):
                 self.jit_threads = (now, list(pids), tasks)
             return threads_seconds(self.jit_threads[2]), 0.0
         ps = self.psutil
-        pid = pids[0]
         try:
-            proc = ps.Process(pid)
-            times = proc.cpu_times()
-            cpu = times.user + times.system
             if name == "postgres":
-                cpu += times.children_user + times.children_system
-                read_pss = self.pss is None or now - self.pss[0] >= self.slow_every
-                memory = 0.0
-                for p in [proc] + proc.children(recursive=True):
-                    try:
-                        if p is not proc:
-                            t = p.cpu_times()
-                            cpu += t.user + t.system
-                        if read_pss:
-                            try:
-                                memory += p.memory_full_info().pss
-                            except (ps.AccessDenied, AttributeError):
-                                memory += p.memory_info().rss
-                    except (ps.NoSuchProcess, ps.ZombieProcess):
-                        continue
-                if read_pss:
-                    self.pss = (now, memory)
-                memory = self.pss[1]
-            else:
-                memory = float(proc.memory_info().rss)
-            return cpu, memory
+                return self.measure_postgres(pids, now)
+            proc = ps.Process(pids[0])
+            times = proc.cpu_times()
+            return times.user + times.system, float(proc.memory_info().rss)
         except (ps.NoSuchProcess, ps.AccessDenied, ps.ZombieProcess):
             return None
+
+    def measure_postgres(self, postmasters: list[int], now: float) -> tuple[float, float]:
+        """The CPU of every postmaster and its backends (those gone included, through the children's times), and
+        their PSS, so that shared buffers count once; PSS is slow to read, so it is read every `slow_every` s."""
+        ps = self.psutil
+        read_pss = self.pss is None or now - self.pss[0] >= self.slow_every
+        cpu = memory = 0.0
+        for postmaster in postmasters:
+            proc = ps.Process(postmaster)
+            times = proc.cpu_times()
+            cpu += times.user + times.system + times.children_user + times.children_system
+            for p in [proc] + proc.children(recursive=True):
+                try:
+                    if p is not proc:
+                        t = p.cpu_times()
+                        cpu += t.user + t.system
+                    if read_pss:
+                        try:
+                            memory += p.memory_full_info().pss
+                        except (ps.AccessDenied, AttributeError):
+                            memory += p.memory_info().rss
+                except (ps.NoSuchProcess, ps.ZombieProcess):
+                    continue
+        if read_pss:
+            self.pss = (now, memory)
+        return cpu, self.pss[1]
 
     def sample_once(self) -> None:
         now = time.time()

@@ -842,8 +842,9 @@ def write(session, final: bool) -> None:
     md.append("## CPU and memory per process\n")
     md.append("Sampled every " f"{args.sample_interval:g} s with psutil during each measured phase (means over "
               "repetitions). CPU in % of one core (200 % = both cores of a 2-core machine). Memory: RSS; "
-              "postgres is the postmaster and all its backends as PSS, so shared buffers count once. `machine` is "
-              "everything on the box, including what is not ours; `sweep` is this harness itself.\n")
+              "postgres is the postmaster (one per service with SAGAFLOW_PG_CLUSTERS=per-service) and all its "
+              "backends as PSS, so shared buffers count once. `machine` is everything on the box, including what is "
+              "not ours; `sweep` is this harness itself.\n")
     for v in variants:
         if len(variants) > 1:
             md.append(f"### {v}\n")

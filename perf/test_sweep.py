@@ -569,9 +569,6 @@ class PostgresMemoryTest(unittest.TestCase):
         self.assertEqual(self.FakeProcess.pss_reads, 6)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class PgdataFromTest(unittest.TestCase):
     def setUp(self):
@@ -609,3 +606,45 @@ class PgdataFromTest(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
             sweep.parse_args(["--pgdata-from", str(self.source), "--stack", "use"])
         self.assertEqual(sweep.parse_args(["--pgdata-from", str(self.source)]).pgdata_from, str(self.source))
+
+
+class PostgresLayoutTest(unittest.TestCase):
+    """One local PostgreSQL for the four databases, or one per service (SAGAFLOW_PG_CLUSTERS=per-service)."""
+
+    def setUp(self):
+        self.root = Path(tempfile.mkdtemp())
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def postmaster(self, data: str, pid: int, port: int) -> None:
+        (self.root / ".local" / data).mkdir(parents=True)
+        (self.root / ".local" / data / "postmaster.pid").write_text(
+            f"{pid}\n/work/.local/{data}\n1796000000\n{port}\n/work/.local/pgsock\n")
+
+    def test_the_data_directories_of_each_layout(self):
+        local = self.root / ".local"
+        self.assertEqual(sweep.pg_data_dirs(self.root, False), [local / "pgdata"])
+        self.assertEqual(sweep.pg_data_dirs(self.root, True),
+                         [local / "pgdata-account", local / "pgdata-inventory", local / "pgdata-order",
+                          local / "pgdata-payment"])
+
+    def test_the_layout_comes_from_the_stacks_environment(self):
+        self.assertTrue(sweep.per_service_pg(["SAGAFLOW_AOT=use", "SAGAFLOW_PG_CLUSTERS=per-service"]))
+        self.assertTrue(sweep.per_service_pg({"SAGAFLOW_PG_CLUSTERS": "per-service"}))
+        self.assertFalse(sweep.per_service_pg(["SAGAFLOW_PG_CLUSTERS=one"]))
+        self.assertFalse(sweep.per_service_pg({}))
+
+    def test_every_running_server_is_found_with_its_port(self):
+        self.postmaster("pgdata-inventory", 4243, 55434)
+        self.postmaster("pgdata-account", 4242, 55433)
+        (self.root / ".local" / "pgdata-order").mkdir()  # stopped: no postmaster.pid
+        self.assertEqual(sweep.running_postgres(self.root), [(4242, 55433), (4243, 55434)])
+
+    def test_one_server_as_before(self):
+        self.postmaster("pgdata", 4242, 55432)
+        self.assertEqual(sweep.running_postgres(self.root), [(4242, 55432)])
+
+
+if __name__ == "__main__":
+    unittest.main()
