@@ -307,6 +307,11 @@ def pg_data_dirs(root: Path, per_service: bool) -> list[Path]:
     return [local / f"pgdata-{s}" for s in SERVICES] if per_service else [local / "pgdata"]
 
 
+def every_pg_data_dir(root: Path) -> list[Path]:
+    """The data directories of both layouts: where a server may run or a database may be left, whichever started."""
+    return pg_data_dirs(root, False) + pg_data_dirs(root, True)
+
+
 def per_service_pg(env: dict | list) -> bool:
     """Whether a stack started with `env` (a mapping, or NAME=VALUE items) has a PostgreSQL per service."""
     items = env.items() if isinstance(env, dict) else (item.partition("=")[::2] for item in env)
@@ -317,7 +322,7 @@ def running_postgres(root: Path) -> list[tuple[int, int]]:
     """(postmaster pid, port) of each local PostgreSQL server of the stack in `root` that has a postmaster.pid,
     whichever layout started it."""
     found = []
-    for data in pg_data_dirs(root, False) + pg_data_dirs(root, True):
+    for data in every_pg_data_dir(root):
         try:
             lines = (data / "postmaster.pid").read_text().splitlines()
             found.append((int(lines[0]), int(lines[3])))
@@ -596,7 +601,7 @@ def checkout_ref(ref: str) -> Path:
         log(f"note: bin/sagaflow of {ref} ignores SAGAFLOW_SPRING_ARGS: no server-side percentiles for it")
     # Each A/B starts both variants on an empty database: one left over from an earlier session would make the
     # variants' databases differ in size (and the audit's and drain's work with them).
-    for pgdata in pg_data_dirs(tree, False) + pg_data_dirs(tree, True):
+    for pgdata in every_pg_data_dir(tree):
         if pgdata.exists() and not (pgdata / "postmaster.pid").exists():
             log(f"emptying the database of {ref}: removing {pgdata}")
             shutil.rmtree(pgdata)
