@@ -241,7 +241,10 @@ public class K6Bench {
                 cpuAt[1] - cpuAt[0], peakRss);
     }
 
-    /** The {@code count} of a metric in k6's summary export, 0 when it has none. */
+    /**
+     * The {@code count} of a metric in k6's summary export, 0 when it has none. k6 writes a metric's fields in the
+     * order of their names (Go's JSON encoding of a map), so {@code count} comes before the nested {@code thresholds}.
+     */
     static long count(String json, String metric) {
         Matcher m = Pattern.compile(Pattern.quote("\"" + metric + "\"") + ":\\s*\\{[^}]*?\"count\":\\s*(\\d+)")
                 .matcher(json);
