@@ -51,9 +51,16 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import sweep
+
 GATEWAY = ("127.0.0.1", 8080)
-PSQL = ["psql", "-h", "127.0.0.1", "-p", os.environ.get("SAGAFLOW_PG_PORT", "55432"), "-U", "postgres", "-d", "order",
-        "-qAt", "-F", "\t"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def psql() -> list[str]:
+    """psql on the order database, on whichever local server holds it (one, or one per service: ADR 0083)."""
+    return ["psql", "-h", "127.0.0.1", "-p", str(sweep.pg_port_of(ROOT, "order")), "-U", "postgres", "-d", "order",
+            "-qAt", "-F", "\t"]
 
 
 def place(customer, product, key, started, keyed=True):
@@ -79,7 +86,7 @@ def place(customer, product, key, started, keyed=True):
 
 def recorded(run):
     """The orders each request of this run placed (its key is their shipping address)."""
-    rows = subprocess.run(PSQL + ["-c", f"select shipping_address, order_id from order_view "
+    rows = subprocess.run(psql() + ["-c", f"select shipping_address, order_id from order_view "
                                         f"where shipping_address like '{run}%'"],
                           capture_output=True, text=True, check=True).stdout.splitlines()
     placed = {}
@@ -122,7 +129,7 @@ TERMINAL = ("CONFIRMED", "CANCELLED", "COMPENSATION_FAILED")
 def sagas_of(run, started_wall):
     """The saga of each order the run placed, by key: status ('' if the saga has no row yet), when it started and ended
     in seconds after the run's start (ended None while it runs), and why it failed."""
-    rows = subprocess.run(PSQL + ["-c", "select o.shipping_address, coalesce(s.status, ''),"
+    rows = subprocess.run(psql() + ["-c", "select o.shipping_address, coalesce(s.status, ''),"
                                         " extract(epoch from s.started_at), extract(epoch from s.completed_at),"
                                         " coalesce(s.failure_reason, '') from order_view o"
                                         " left join saga_view s on s.saga_id = o.order_id"

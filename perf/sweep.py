@@ -318,17 +318,30 @@ def per_service_pg(env: dict | list) -> bool:
     return any(name == "SAGAFLOW_PG_CLUSTERS" and value == "per-service" for name, value in items)
 
 
+def postmaster(data: Path) -> tuple[int, int] | None:
+    """(pid, port) from the postmaster.pid of the server running on `data`, None when none runs there."""
+    try:
+        lines = (data / "postmaster.pid").read_text().splitlines()
+        return int(lines[0]), int(lines[3])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def running_postgres(root: Path) -> list[tuple[int, int]]:
     """(postmaster pid, port) of each local PostgreSQL server of the stack in `root` that has a postmaster.pid,
     whichever layout started it."""
-    found = []
-    for data in every_pg_data_dir(root):
-        try:
-            lines = (data / "postmaster.pid").read_text().splitlines()
-            found.append((int(lines[0]), int(lines[3])))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
+    return [found for found in map(postmaster, every_pg_data_dir(root)) if found]
+
+
+def pg_port_of(root: Path, database: str) -> int:
+    """The port of the local server that holds `database`: its service's own server when the stack runs one per
+    service (ADR 0083), else the one server's, else SAGAFLOW_PG_PORT (55432 unless set; an external database)."""
+    local = root / ".local"
+    for data in (local / f"pgdata-{database}", local / "pgdata"):
+        found = postmaster(data)
+        if found:
+            return found[1]
+    return int(os.environ.get("SAGAFLOW_PG_PORT", "55432"))
 
 
 PG_DATABASES = tuple(SERVICES)

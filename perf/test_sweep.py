@@ -645,6 +645,18 @@ class PostgresLayoutTest(unittest.TestCase):
         self.postmaster("pgdata", 4242, 55432)
         self.assertEqual(sweep.running_postgres(self.root), [(4242, 55432)])
 
+    def test_a_database_is_asked_on_the_server_that_holds_it(self):
+        self.postmaster("pgdata-order", 4244, 55435)
+        self.postmaster("pgdata-account", 4242, 55433)
+        self.assertEqual(sweep.pg_port_of(self.root, "order"), 55435)
+        self.assertEqual(sweep.pg_port_of(self.root, "account"), 55433)
+
+    def test_every_database_on_the_one_server_or_the_configured_port(self):
+        with mock.patch.dict(os.environ, {"SAGAFLOW_PG_PORT": "6543"}):
+            self.assertEqual(sweep.pg_port_of(self.root, "order"), 6543)
+            self.postmaster("pgdata", 4242, 55432)
+            self.assertEqual(sweep.pg_port_of(self.root, "order"), 55432)
+
 
 if __name__ == "__main__":
     unittest.main()
