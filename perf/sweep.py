@@ -333,6 +333,11 @@ def running_postgres(root: Path) -> list[tuple[int, int]]:
     return [found for found in map(postmaster, every_pg_data_dir(root)) if found]
 
 
+def configured_pg_port() -> int:
+    """The port bin/sagaflow gives its one local server (SAGAFLOW_PG_PORT, 55432 unless set)."""
+    return int(os.environ.get("SAGAFLOW_PG_PORT", "55432"))
+
+
 def pg_port_of(root: Path, database: str) -> int:
     """The port of the local server that holds `database`: its service's own server when the stack runs one per
     service (ADR 0083), else the one server's, else SAGAFLOW_PG_PORT (55432 unless set; an external database)."""
@@ -341,7 +346,7 @@ def pg_port_of(root: Path, database: str) -> int:
         found = postmaster(data)
         if found:
             return found[1]
-    return int(os.environ.get("SAGAFLOW_PG_PORT", "55432"))
+    return configured_pg_port()
 
 
 PG_DATABASES = tuple(SERVICES)
@@ -373,7 +378,7 @@ def pg_transactions(root: Path) -> dict[str, dict[str, int]] | None:
         return None
     sql = ("select datname, xact_commit, xact_rollback from pg_stat_database where datname in ("
            + ", ".join(f"'{db}'" for db in PG_DATABASES) + ")")
-    ports = [port for _, port in running_postgres(root)] or [int(os.environ.get("SAGAFLOW_PG_PORT", "55432"))]
+    ports = [port for _, port in running_postgres(root)] or [configured_pg_port()]
     totals: dict[str, dict[str, int]] = {}
     for port in ports:
         try:
