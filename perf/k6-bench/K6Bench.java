@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -127,7 +128,7 @@ public class K6Bench {
                 // ABBA: the order of the variants turns round every second round, so a drift of the host is shared.
                 List<Variant> order = new ArrayList<>(variants);
                 if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
+                    Collections.reverse(order);
                 }
                 for (Variant variant : order) {
                     Result result = run(k6, variant, round, url, rate, seconds, warmup);
