@@ -1,5 +1,6 @@
 package io.sagaflow.framework.consumer;
 
+import io.sagaflow.framework.messaging.Checkpoint;
 import io.sagaflow.framework.messaging.EventMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,10 +32,10 @@ final class ConsumerLanes {
     private static final int QUEUED_PER_BATCHED = 16;
 
     /**
-     * A message as a lane carries it: with its topic and sequence, to checkpoint once it is handled, and whether the
-     * consumer handles it or only moves its checkpoint past it.
+     * A message as a lane carries it: with its topic and the checkpoint past it, to remember once it is handled, and
+     * whether the consumer handles it or only moves its checkpoint past it.
      */
-    record Delivery(EventMessage message, String topic, long sequence, boolean consumed) {}
+    record Delivery(EventMessage message, String topic, Checkpoint after, boolean consumed) {}
 
     private final List<Lane> lanes;
 

@@ -9,6 +9,7 @@ import io.sagaflow.framework.eventstore.EventEnvelope;
 import io.sagaflow.framework.eventstore.EventSerializer;
 import io.sagaflow.framework.eventstore.EventTypeRegistry.EventType;
 import io.sagaflow.framework.eventstore.GlobalPosition;
+import io.sagaflow.framework.messaging.Checkpoint;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.PositionedListener;
@@ -113,18 +114,18 @@ public final class EventSubscriber {
         Delivering delivering = new Delivering(consumer, deduplication, handler);
         List<String> topicNames = bus.topicNames(publishers);
         if (deduplication == Deduplication.BY_HANDLER) {
-            PositionedListener direct = (message, topic, sequence) -> {
-                checkpoints.remember(consumer, topic, sequence);
+            PositionedListener direct = (message, topic, after) -> {
                 if (consumed.contains(message.type())) {
                     delivering.one(message);
                 }
+                checkpoints.remember(consumer, topic, after);
             };
             return assignment.subscribe(
                     consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
         }
         ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
-        PositionedListener laned = (message, topic, sequence) ->
-                queued.enqueue(new Delivery(message, topic, sequence, consumed.contains(message.type())));
+        PositionedListener laned = (message, topic, after) ->
+                queued.enqueue(new Delivery(message, topic, after, consumed.contains(message.type())));
         Subscription topics = assignment.subscribe(
                 consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
         return () -> {
@@ -196,9 +197,10 @@ public final class EventSubscriber {
                 took.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 batchSizes.record(messages.size());
             }
-            Map<String, Long> last = new HashMap<>();
-            batch.forEach(delivery -> last.merge(delivery.topic(), delivery.sequence(), Math::max));
-            last.forEach((topic, sequence) -> checkpoints.remember(consumer, topic, sequence + 1));
+            // A topic's messages come in order, each on the lane of its topic: the last one of a topic is its furthest.
+            Map<String, Checkpoint> last = new HashMap<>();
+            batch.forEach(delivery -> last.put(delivery.topic(), delivery.after()));
+            last.forEach((topic, after) -> checkpoints.remember(consumer, topic, after));
         }
 
         /** Handles {@code messages} in one transaction, or each on its own if that fails; false if it did. */

@@ -1,53 +1,60 @@
 package io.sagaflow.framework.consumer;
 
+import io.sagaflow.framework.messaging.Checkpoint;
 import io.sagaflow.framework.messaging.CheckpointStore;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * {@link CheckpointStore} in {@code consumer_checkpoint}. Sequences are kept in memory as messages arrive and written
- * by {@link #flush()}, so a restart redelivers at most what arrived since the last flush; the idempotent consumer
- * makes those redeliveries harmless.
+ * {@link CheckpointStore} in {@code consumer_checkpoint}. Checkpoints are kept in memory as messages are handled and
+ * written by {@link #flush()}, so a restart redelivers at most what was handled since the last flush; the idempotent
+ * consumer makes those redeliveries harmless.
+ *
+ * <p>The last checkpoint written wins, even one before the stored one: a checkpoint names a sequence of one ringbuffer,
+ * and after the shared cluster started that ringbuffer again the right one is the lower (ADR 0089). Going back only
+ * redelivers.
  */
 public final class JdbcCheckpointStore implements CheckpointStore {
 
     private final JdbcTemplate jdbc;
-    private final Map<Key, Long> pending = new ConcurrentHashMap<>();
+    private final Map<Key, Checkpoint> pending = new ConcurrentHashMap<>();
 
     public JdbcCheckpointStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
     @Override
-    public OptionalLong load(String consumer, String topic) {
-        List<Long> sequences = jdbc.queryForList(
-                "select sequence from consumer_checkpoint where consumer = ? and topic = ?",
-                Long.class,
+    public Optional<Checkpoint> load(String consumer, String topic) {
+        List<Checkpoint> checkpoints = jdbc.query(
+                "select sequence, last_publish_time from consumer_checkpoint where consumer = ? and topic = ?",
+                (row, n) -> new Checkpoint(row.getLong(1), row.getLong(2)),
                 consumer,
                 topic);
-        return sequences.isEmpty() ? OptionalLong.empty() : OptionalLong.of(sequences.getFirst());
+        return checkpoints.stream().findFirst();
     }
 
     @Override
-    public void remember(String consumer, String topic, long sequence) {
-        pending.merge(new Key(consumer, topic), sequence, Math::max);
+    public void remember(String consumer, String topic, Checkpoint checkpoint) {
+        pending.put(new Key(consumer, topic), checkpoint);
     }
 
-    /** Writes the sequences remembered since the last flush. */
+    /** Writes the checkpoints remembered since the last flush. */
     public void flush() {
         for (Key key : List.copyOf(pending.keySet())) {
-            Long sequence = pending.remove(key);
-            if (sequence != null) {
+            Checkpoint checkpoint = pending.remove(key);
+            if (checkpoint != null) {
                 jdbc.update(
-                        "insert into consumer_checkpoint (consumer, topic, sequence) values (?, ?, ?)"
-                                + " on conflict (consumer, topic) do update set sequence = greatest("
-                                + "consumer_checkpoint.sequence, excluded.sequence), updated_at = now()",
+                        "insert into consumer_checkpoint (consumer, topic, sequence, last_publish_time)"
+                                + " values (?, ?, ?, ?) on conflict (consumer, topic) do update set"
+                                + " sequence = excluded.sequence, last_publish_time = excluded.last_publish_time,"
+                                + " updated_at = now()",
                         key.consumer(),
                         key.topic(),
-                        sequence);
+                        checkpoint.sequence(),
+                        checkpoint.lastPublishTime());
             }
         }
     }

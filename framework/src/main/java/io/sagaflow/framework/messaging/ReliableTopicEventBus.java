@@ -1,9 +1,12 @@
 package io.sagaflow.framework.messaging;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.ringbuffer.ReadResultSet;
+import com.hazelcast.ringbuffer.Ringbuffer;
 import com.hazelcast.topic.ITopic;
 import com.hazelcast.topic.Message;
 import com.hazelcast.topic.ReliableMessageListener;
+import com.hazelcast.topic.impl.reliable.ReliableTopicMessage;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The shared cluster's event topics: each publisher's events travel on {@code shards} reliable topics of their own
@@ -27,6 +32,8 @@ import java.util.concurrent.TimeoutException;
  * ADR 0005.
  */
 public final class ReliableTopicEventBus implements EventPublisher {
+
+    private static final Logger log = LoggerFactory.getLogger(ReliableTopicEventBus.class);
 
     private final HazelcastInstance shared;
     private final String topicPrefix;
@@ -83,24 +90,25 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
-     * Subscribes {@code listener} to every shard of each of {@code publishers}, resuming each topic from the sequence
-     * {@code checkpoints} has for {@code consumer}, or from the oldest message still held when there is none. Each
-     * message's position is remembered just before it is delivered, so a restart redelivers at most the message
-     * being handled.
+     * Subscribes {@code listener} to every shard of each of {@code publishers}, resuming each topic where
+     * {@code checkpoints} has {@code consumer}, or from the oldest message still held when there is none (see
+     * {@link #subscribeTopic}). Each message's checkpoint is remembered once the listener returned, so a restart
+     * redelivers at most the message being handled.
      *
      * @return the subscription, to cancel on shutdown
      */
     public Subscription subscribe(
             String consumer, Set<String> publishers, CheckpointStore checkpoints, EventMessageListener listener) {
-        return subscribe(consumer, publishers, checkpoints, (message, topic, sequence) -> {
-            checkpoints.remember(consumer, topic, sequence);
+        return subscribe(consumer, publishers, checkpoints, (message, topic, after) -> {
             listener.onMessage(message);
+            checkpoints.remember(consumer, topic, after);
         });
     }
 
     /**
      * As {@link #subscribe(String, Set, CheckpointStore, EventMessageListener)}, but the listener is told each
-     * message's topic and sequence and remembers positions itself, e.g. only once the message's effects committed.
+     * message's topic and the checkpoint past it, and remembers checkpoints itself, e.g. only once the message's
+     * effects committed.
      */
     public Subscription subscribe(
             String consumer, Set<String> publishers, CheckpointStore checkpoints, PositionedListener listener) {
@@ -141,17 +149,71 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
-     * Subscribes {@code listener} to one topic, resuming from the sequence {@code checkpoints} has for
-     * {@code consumer} there, or from the oldest message still held when there is none.
+     * Subscribes {@code listener} to one topic, resuming from the checkpoint {@code checkpoints} has for
+     * {@code consumer} there if the topic's ringbuffer confirms it, otherwise from the oldest message still held
+     * ({@link Checkpoint#resumeOn}, ADR 0089).
+     *
+     * <p>A checkpoint can name a sequence of another ringbuffer: the shared cluster's ringbuffers live in memory, and
+     * one that starts again (the cluster restarted, or lost the topic's partition) counts from 0. Resumed from a
+     * sequence past such a ringbuffer's end, a listener would skip messages: Hazelcast moves a read past the end back
+     * to the end, and when the read had to go to another member before the topic's first message, that end is only
+     * known once the first messages are there, which are then skipped.
      */
     public Subscription subscribeTopic(
             String consumer, String topicName, CheckpointStore checkpoints, PositionedListener listener) {
-        long head = shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName)
-                .headSequence();
-        long resumeFrom = checkpoints.load(consumer, topicName).orElse(head);
+        Ringbuffer<Object> ringbuffer =
+                shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+        long head = ringbuffer.headSequence();
+        long resumeFrom = checkpoints
+                .load(consumer, topicName)
+                .map(checkpoint -> resumeFrom(consumer, topicName, checkpoint, ringbuffer, head))
+                .orElse(head);
         ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-        UUID id = topic.addMessageListener(new TopicListener(topicName, Math.max(resumeFrom, head), listener));
+        UUID id = topic.addMessageListener(new TopicListener(topicName, resumeFrom, listener));
         return () -> topic.removeMessageListener(id);
+    }
+
+    private long resumeFrom(
+            String consumer, String topicName, Checkpoint checkpoint, Ringbuffer<Object> ringbuffer, long head) {
+        long tail = ringbuffer.tailSequence();
+        long resumeFrom = checkpoint.resumeOn(head, tail, sequence -> publishTimeAt(ringbuffer, sequence));
+        if (resumeFrom != checkpoint.sequence()) {
+            log.info(
+                    "consumer {} reads {} from its oldest message ({}): its checkpoint {} is not confirmed by the"
+                            + " messages held ({} to {})",
+                    consumer,
+                    topicName,
+                    resumeFrom,
+                    checkpoint,
+                    head,
+                    tail);
+        }
+        return resumeFrom;
+    }
+
+    /** The publish time of the reliable topic message at {@code sequence}, or {@link Checkpoint#UNKNOWN}. */
+    private long publishTimeAt(Ringbuffer<Object> ringbuffer, long sequence) {
+        try {
+            // At least 0 messages: answers at once with what is there, and does not wait for a sequence not yet
+            // written.
+            ReadResultSet<Object> read = ringbuffer
+                    .readManyAsync(sequence, 0, 1, null)
+                    .toCompletableFuture()
+                    .get(publishTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            // A reliable topic's ringbuffer holds ReliableTopicMessage (Hazelcast's own; its publish time is the one
+            // its listeners are given as Message#getPublishTime).
+            if (read.size() == 1 && read.getSequence(0) == sequence && read.get(0) instanceof ReliableTopicMessage m) {
+                return m.getPublishTime();
+            }
+            return Checkpoint.UNKNOWN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + ringbuffer.getName(), e);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // Gone meanwhile (expired, or the ringbuffer lost): the checkpoint cannot be confirmed.
+            log.debug("could not read sequence {} of {}", sequence, ringbuffer.getName(), e);
+            return Checkpoint.UNKNOWN;
+        }
     }
 
     /** Receives the messages of one consumer, one topic at a time, in order; must not throw. */
@@ -161,12 +223,12 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
-     * Receives the messages of one consumer, one topic at a time, in order, with each message's topic and sequence;
-     * must not throw. Resuming the topic from {@code sequence} redelivers this message.
+     * Receives the messages of one consumer, one topic at a time, in order, with each message's topic and the
+     * checkpoint past it (to {@link CheckpointStore#remember} once it is handled); must not throw.
      */
     @FunctionalInterface
     public interface PositionedListener {
-        void onMessage(EventMessage message, String topic, long sequence);
+        void onMessage(EventMessage message, String topic, Checkpoint after);
     }
 
     /** A running subscription. */
@@ -192,7 +254,8 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
         @Override
         public void onMessage(Message<EventMessage> message) {
-            delegate.onMessage(message.getMessageObject(), topic, sequence);
+            delegate.onMessage(
+                    message.getMessageObject(), topic, new Checkpoint(sequence + 1, message.getPublishTime()));
         }
 
         @Override
@@ -202,7 +265,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
         @Override
         public void storeSequence(long sequence) {
-            // Called before the message at `sequence` is handled: resuming from it redelivers at most that one.
+            // Called just before the message at `sequence` is delivered, on the same thread.
             this.sequence = sequence;
         }
 

@@ -3,6 +3,7 @@ package io.sagaflow.framework.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
+import io.sagaflow.framework.messaging.Checkpoint;
 import io.sagaflow.framework.messaging.EventMessage;
 import java.time.Duration;
 import java.util.List;
@@ -82,7 +83,7 @@ class ConsumerLanesTest {
 
     private static List<Long> sequences(List<Delivery> batch) {
         assertThat(batch).as("a batch within 10 s").isNotNull();
-        return batch.stream().map(Delivery::sequence).toList();
+        return batch.stream().map(delivery -> delivery.after().sequence() - 1).toList();
     }
 
     private static Delivery delivery(long sequence, boolean consumed) {
@@ -99,6 +100,6 @@ class ConsumerLanesTest {
                 null,
                 null,
                 "{}");
-        return new Delivery(message, TOPIC, sequence, consumed);
+        return new Delivery(message, TOPIC, new Checkpoint(sequence + 1, 1_000 + sequence), consumed);
     }
 }

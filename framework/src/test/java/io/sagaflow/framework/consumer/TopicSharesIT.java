@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
+import io.sagaflow.framework.messaging.Checkpoint;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
@@ -266,14 +267,14 @@ class TopicSharesIT {
                     .subscribe(CONSUMER, topics, topic -> bus.subscribeTopic(CONSUMER, topic, checkpoints, this::on));
         }
 
-        void on(EventMessage message, String topic, long sequence) {
+        void on(EventMessage message, String topic, Checkpoint after) {
             if (crashed.get()) {
                 return;
             }
             // As the consumers do: past a message once it is handled.
             received.add(message.eventId());
             topicsSeen.put(topic, true);
-            checkpoints.remember(CONSUMER, topic, sequence + 1);
+            checkpoints.remember(CONSUMER, topic, after);
         }
 
         int topicsHeld() {
