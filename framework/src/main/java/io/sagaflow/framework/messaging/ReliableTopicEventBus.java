@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * ({@code <prefix>.<publisher>.<n>}), so a consumer reads only the publishers it consumes (ADR 0019). A message goes
  * to its publisher's shard {@code hash(streamId) mod shards}, so the events of one stream keep their order while the
  * ringbuffers of different shards live on different partitions and members. Reliable topics store each message in a
- * ringbuffer with a backup before {@link #publish} returns, and let a subscriber resume from a stored sequence: see
- * ADR 0005.
+ * ringbuffer with a backup before {@link #publish} returns, and let a subscriber resume from a stored sequence (ADR
+ * 0005), which it does only where the ringbuffer confirms its {@link Checkpoint} (ADR 0089).
  */
 public final class ReliableTopicEventBus implements EventPublisher {
 
