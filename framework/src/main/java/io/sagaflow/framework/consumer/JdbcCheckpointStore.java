@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * {@link CheckpointStore} in {@code consumer_checkpoint}. Checkpoints are kept in memory as messages are handled and
  * written by {@link #flush()}, so a restart redelivers at most what was handled since the last flush; the idempotent
- * consumer makes those redeliveries harmless.
+ * consumer makes those redeliveries harmless. {@link #load} gives a checkpoint not yet written first.
  *
  * <p>The last checkpoint written wins, even one before the stored one: a checkpoint names a sequence of one ringbuffer,
  * and after the shared cluster started that ringbuffer again the right one is the lower (ADR 0089). Going back only
@@ -28,6 +28,10 @@ public final class JdbcCheckpointStore implements CheckpointStore {
 
     @Override
     public Optional<Checkpoint> load(String consumer, String topic) {
+        Checkpoint remembered = pending.get(new Key(consumer, topic));
+        if (remembered != null) {
+            return Optional.of(remembered);
+        }
         List<Checkpoint> checkpoints = jdbc.query(
                 "select sequence, last_publish_time from consumer_checkpoint where consumer = ? and topic = ?",
                 (row, n) -> new Checkpoint(row.getLong(1), row.getLong(2)),

@@ -1,6 +1,7 @@
 package io.sagaflow.framework.messaging;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent.LifecycleState;
 import com.hazelcast.ringbuffer.ReadResultSet;
 import com.hazelcast.ringbuffer.Ringbuffer;
 import com.hazelcast.topic.ITopic;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,6 +41,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
     private final String topicPrefix;
     private final int shards;
     private final Duration publishTimeout;
+    private final Set<TopicSubscription> subscriptions = ConcurrentHashMap.newKeySet();
 
     public ReliableTopicEventBus(HazelcastInstance shared, String topicPrefix, int shards, Duration publishTimeout) {
         if (shards < 1) {
@@ -48,6 +51,15 @@ public final class ReliableTopicEventBus implements EventPublisher {
         this.topicPrefix = topicPrefix;
         this.shards = shards;
         this.publishTimeout = publishTimeout;
+        // A client that connects again may have connected to a new cluster (the shared cluster restarted; Hazelcast
+        // tells a listener only when it switches to a failover cluster): its listeners' sequences would point into
+        // ringbuffers that are gone. Every topic is subscribed again, through its checkpoint, which resumes where it
+        // was if the ringbuffer is the same. Off the client's own thread, which must not wait for the reads it makes.
+        shared.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleState.CLIENT_CONNECTED && !subscriptions.isEmpty()) {
+                Thread.ofVirtual().name("resubscribe-" + topicPrefix).start(this::resubscribeAll);
+            }
+        });
     }
 
     /** The shard of {@code streamId}'s messages. */
@@ -161,16 +173,30 @@ public final class ReliableTopicEventBus implements EventPublisher {
      */
     public Subscription subscribeTopic(
             String consumer, String topicName, CheckpointStore checkpoints, PositionedListener listener) {
+        TopicSubscription subscription = new TopicSubscription(consumer, topicName, checkpoints, listener);
+        subscription.start();
+        return subscription;
+    }
+
+    private void resubscribeAll() {
+        log.info("connected to the shared cluster again: subscribing to {} topics again", subscriptions.size());
+        for (TopicSubscription subscription : List.copyOf(subscriptions)) {
+            try {
+                subscription.start();
+            } catch (RuntimeException e) {
+                log.error("could not subscribe {} to {} again", subscription.consumer, subscription.topicName, e);
+            }
+        }
+    }
+
+    private long resumeFrom(String consumer, String topicName, CheckpointStore checkpoints) {
         Ringbuffer<Object> ringbuffer =
                 shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
         long head = ringbuffer.headSequence();
-        long resumeFrom = checkpoints
+        return checkpoints
                 .load(consumer, topicName)
                 .map(checkpoint -> resumeFrom(consumer, topicName, checkpoint, ringbuffer, head))
                 .orElse(head);
-        ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-        UUID id = topic.addMessageListener(new TopicListener(topicName, resumeFrom, listener));
-        return () -> topic.removeMessageListener(id);
     }
 
     private long resumeFrom(
@@ -235,6 +261,46 @@ public final class ReliableTopicEventBus implements EventPublisher {
     @FunctionalInterface
     public interface Subscription {
         void cancel();
+    }
+
+    /** One consumer's listener on one topic; started again, it replaces its listener by one resumed afresh. */
+    private final class TopicSubscription implements Subscription {
+
+        private final String consumer;
+        private final String topicName;
+        private final CheckpointStore checkpoints;
+        private final PositionedListener listener;
+        private UUID id;
+        private boolean cancelled;
+
+        TopicSubscription(String consumer, String topicName, CheckpointStore checkpoints, PositionedListener listener) {
+            this.consumer = consumer;
+            this.topicName = topicName;
+            this.checkpoints = checkpoints;
+            this.listener = listener;
+        }
+
+        synchronized void start() {
+            if (cancelled) {
+                return;
+            }
+            ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
+            if (id != null) {
+                topic.removeMessageListener(id);
+            }
+            id = topic.addMessageListener(
+                    new TopicListener(topicName, resumeFrom(consumer, topicName, checkpoints), listener));
+            subscriptions.add(this);
+        }
+
+        @Override
+        public synchronized void cancel() {
+            cancelled = true;
+            subscriptions.remove(this);
+            if (id != null) {
+                shared.getReliableTopic(topicName).removeMessageListener(id);
+            }
+        }
     }
 
     private static final class TopicListener implements ReliableMessageListener<EventMessage> {

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.ringbuffer.Ringbuffer;
+import io.sagaflow.framework.hazelcast.HazelcastConfigs;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
@@ -90,6 +93,45 @@ class ReliableTopicEventBusIT {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
         // Each checkpoint is remembered once its message was handled, and the ringbuffers confirm every one of them.
         assertThat(second).as("nothing from before the restart again").containsExactlyInAnyOrderElementsOf(after);
+    }
+
+    /**
+     * A subscriber on a client of the shared cluster keeps running while the whole cluster restarts under it (the
+     * cluster's own process or StatefulSet restarted): its client connects to the new cluster, whose ringbuffers count
+     * from 0 again. It subscribes again then, so that the new ringbuffers are read from their head.
+     */
+    @Test
+    void aClientsSubscriberReadsARestartedClusterFromItsHead() {
+        SagaflowHazelcastProperties.Shared settings = clusters.newSharedCluster();
+        HazelcastInstance before = clusters.startSharedMember(settings);
+        ClientConfig config = HazelcastConfigs.sharedClient(settings, null);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(500);
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        try {
+            ReliableTopicEventBus clientBus =
+                    new ReliableTopicEventBus(client, HazelcastNames.EVENT_TOPIC_PREFIX, 1, Duration.ofSeconds(30));
+            Queue<EventMessage> received = new ConcurrentLinkedQueue<>();
+            clientBus.subscribe("reader", Set.of("order"), new InMemoryCheckpoints(), received::add);
+            List<EventMessage> first = messages("order", 5);
+            new ReliableTopicEventBus(before, HazelcastNames.EVENT_TOPIC_PREFIX, 1, Duration.ofSeconds(30))
+                    .publish(first);
+            await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == first.size());
+
+            clusters.kill(before);
+            HazelcastInstance after = clusters.startSharedMember(settings);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> client.getCluster().getMembers().stream()
+                            .anyMatch(member -> member.getUuid()
+                                    .equals(after.getCluster().getLocalMember().getUuid())));
+            await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+            List<EventMessage> second = messages("order", 2);
+            new ReliableTopicEventBus(after, HazelcastNames.EVENT_TOPIC_PREFIX, 1, Duration.ofSeconds(30))
+                    .publish(second);
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> received.containsAll(second));
+        } finally {
+            client.getLifecycleService().terminate();
+        }
     }
 
     @Test
