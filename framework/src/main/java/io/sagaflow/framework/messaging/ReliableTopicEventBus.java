@@ -189,18 +189,15 @@ public final class ReliableTopicEventBus implements EventPublisher {
         }
     }
 
+    /** Where {@code consumer} resumes {@code topicName}: its checkpoint if the ringbuffer confirms it, else the head. */
     private long resumeFrom(String consumer, String topicName, CheckpointStore checkpoints) {
         Ringbuffer<Object> ringbuffer =
                 shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
         long head = ringbuffer.headSequence();
-        return checkpoints
-                .load(consumer, topicName)
-                .map(checkpoint -> resumeFrom(consumer, topicName, checkpoint, ringbuffer, head))
-                .orElse(head);
-    }
-
-    private long resumeFrom(
-            String consumer, String topicName, Checkpoint checkpoint, Ringbuffer<Object> ringbuffer, long head) {
+        Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
+        if (checkpoint == null) {
+            return head;
+        }
         long tail = ringbuffer.tailSequence();
         long resumeFrom = checkpoint.resumeOn(head, tail, sequence -> publishTimeAt(ringbuffer, sequence));
         if (resumeFrom != checkpoint.sequence()) {
