@@ -353,9 +353,12 @@ PG_DATABASES = tuple(SERVICES)
 
 
 def psql_binary(root: Path) -> str | None:
-    """psql on the PATH, as perf/profile uses it, else the one of the embedded bundle bin/sagaflow unpacked."""
-    bundled = root / ".local" / "pgsql" / "bin" / "psql"
-    return shutil.which("psql") or (str(bundled) if os.access(bundled, os.X_OK) else None)
+    """psql on the PATH, else one beside the PostgreSQL servers bin/sagaflow looks for (the newest installed by the
+    system's packages, then the embedded bundle it unpacked into .local), else None."""
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/psql"),
+                        key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0, reverse=True)
+    candidates.append(root / ".local" / "pgsql" / "bin" / "psql")
+    return shutil.which("psql") or next((str(c) for c in candidates if os.access(c, os.X_OK)), None)
 
 
 def parse_pg_transactions(text: str) -> dict[str, dict[str, int]]:
