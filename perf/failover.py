@@ -18,7 +18,9 @@ database when each started and ended. Every saga must end CONFIRMED: the run's c
 the stock for every order, so a cancelled saga is one that failover broke (most likely its deadline passed while its
 messages were lost or stuck), and one still running after the wait is worse. The summary gives the sagas' durations
 before, across and after the kill, when the last saga in flight at the kill ended, and the longest time after the kill
-in which no saga ended at all: the saga side of the recovery window, which the answers alone do not show.
+in which no saga ended at all: the saga side of the recovery window, which the answers alone do not show. Last it asks
+the order service's audit (GET /api/admin/audit) whether every order's stock and payment were taken exactly once, and
+given back for a cancelled one: an event handled twice across the kill would show there. It must be consistent.
 
 With --rejoin-at S and --rejoin-command CMD, CMD (perf/failover: bin/sagaflow restart of the stopped replica) starts
 the replica again S seconds into the run, as a rolling update or the autoscaler adds one: it joins the cluster, takes
@@ -27,12 +29,24 @@ summary then splits the time without a saga ending at the rejoin: after the kill
 rejoin. The run fails if CMD fails. That restart needs orders after it to be seen: the summary says how long before
 the last order the replica was healthy.
 
+With --victim-service account, inventory or payment the killed replica is one of that service's (perf/failover
+--service): locally it also holds a member of the shared cluster, so the kill takes part of the topics' ringbuffers
+down with it while events flow, and the other replica takes the dead one's share of the topics over (ADR 0080). The
+saga's messages to and from inventory and payment cross those topics, so a message lost or skipped there shows as a
+saga that does not end CONFIRMED.
+
+Each --register-every seconds (1; 0: none) the run also registers a customer and a product through the gateway, keyed,
+and at the end waits (up to --settle seconds) until the order service's copies know every one it was answered 201 for:
+the order service learns them only from their events on the shared cluster's topics, so one it never learns is an
+event lost in the failover (ADR 0061, 0089). Every registration must be answered 201, as every keyed order must.
+
 A warm-up at half the rate comes first (its orders are not counted): a cold stack on a slow host answers its first
 orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
         [--warmup 30] [--settle 90] [--survivor-log FILE | --victim-role master|non-master] [--signal KILL|TERM] [--unkeyed]
-        [--rejoin-at S --rejoin-command CMD] OUT
+        [--rejoin-at S --rejoin-command CMD] [--victim-service order|account|inventory|payment]
+        [--register-every 1] OUT
 """
 
 import argparse
@@ -54,34 +68,78 @@ from pathlib import Path
 import sweep
 
 GATEWAY = ("127.0.0.1", 8080)
+ORDER_SERVICE = ("127.0.0.1", 8083)  # replica 0, which perf/failover never stops
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def psql() -> list[str]:
     """psql on the order database, on whichever local server holds it (one, or one per service: ADR 0083)."""
-    return ["psql", "-h", "127.0.0.1", "-p", str(sweep.pg_port_of(ROOT, "order")), "-U", "postgres", "-d", "order",
+    binary = sweep.psql_binary(ROOT)
+    if binary is None:
+        raise SystemExit("failover: no psql (on the PATH, in /usr/lib/postgresql or .local/pgsql) to read the orders")
+    return [binary, "-h", "127.0.0.1", "-p", str(sweep.pg_port_of(ROOT, "order")), "-U", "postgres", "-d", "order",
             "-qAt", "-F", "\t"]
 
 
-def place(customer, product, key, started, keyed=True):
-    """One order through the gateway: (status, seconds after the start it was sent, seconds it took, problem code)."""
-    # The address names the request, so that the orders it placed can be counted whatever the service recorded.
-    body = json.dumps({"customerId": customer, "lineItems": [{"productId": product, "quantity": 1}],
-                       "shippingAddress": key})
+def post(path, body, key, started, keyed=True):
+    """One POST through the gateway: (status, seconds after the start it was sent, seconds it took, problem code,
+    the answer's body as JSON or None)."""
     sent = time.monotonic()
     try:
         connection = http.client.HTTPConnection(*GATEWAY, timeout=30)
         headers = {"Content-Type": "application/json"}
         if keyed:
             headers["Idempotency-Key"] = key
-        connection.request("POST", "/api/orders", body, headers)
+        connection.request("POST", path, json.dumps(body), headers)
         response = connection.getresponse()
         data = response.read()
         connection.close()
-        code = json.loads(data).get("code") if response.status >= 400 and data else None
-        return response.status, sent - started, time.monotonic() - sent, code
+        try:
+            answer = json.loads(data) if data else None
+        except ValueError:
+            answer = None
+        code = answer.get("code") if response.status >= 400 and isinstance(answer, dict) else None
+        return response.status, sent - started, time.monotonic() - sent, code, answer
     except OSError as e:
-        return 0, sent - started, time.monotonic() - sent, type(e).__name__
+        return 0, sent - started, time.monotonic() - sent, type(e).__name__, None
+
+
+def place(customer, product, key, started, keyed=True):
+    """One order through the gateway: (status, seconds after the start it was sent, seconds it took, problem code)."""
+    # The address names the request, so that the orders it placed can be counted whatever the service recorded.
+    body = {"customerId": customer, "lineItems": [{"productId": product, "quantity": 1}], "shippingAddress": key}
+    return post("/api/orders", body, key, started, keyed)[:4]
+
+
+def register(key, started):
+    """One customer and one product through the gateway, keyed: {"customers" | "products": (status, id or None)}.
+    The order service learns both from their events on the shared cluster's topics (ADR 0061)."""
+    customer = post("/api/customers", {"email": f"{key}@sagaflow.example", "name": key}, key + "-c", started)
+    product = post("/api/products", {"sku": key, "name": key, "price": 1.00, "quantityOnHand": 10}, key + "-p",
+                   started)
+    return {"customers": (customer[0], (customer[4] or {}).get("customerId") if customer[0] == 201 else None),
+            "products": (product[0], (product[4] or {}).get("productId") if product[0] == 201 else None)}
+
+
+def unknown_to_order(created, wait_s):
+    """Of the customers and products created ({"customers": [id], "products": [id]}), those the order service's
+    copies still lack after up to wait_s seconds: an event the shared cluster lost, or a consumer skipped."""
+    tables = {"customers": ("customer_copy", "customer_id"), "products": ("product_copy", "product_id")}
+    give_up = time.monotonic() + wait_s
+    while True:
+        missing = {}
+        for kind, ids in created.items():
+            table, column = tables[kind]
+            if not ids:
+                missing[kind] = []
+                continue
+            known = set(subprocess.run(psql() + ["-c", f"select {column} from {table} where {column} in ("
+                                                 + ", ".join(f"'{i}'" for i in ids) + ")"],
+                                       capture_output=True, text=True, check=True).stdout.split())
+            missing[kind] = sorted(set(ids) - known)
+        if not any(missing.values()) or time.monotonic() >= give_up:
+            return missing
+        time.sleep(1)
 
 
 def recorded(run):
@@ -155,6 +213,24 @@ def settled(run, started_wall, wait_s):
         time.sleep(1)
 
 
+def audit():
+    """The order service's audit of every order against its reservations and payments (AuditController): whether each
+    confirmed order reserved its stock and took its payment exactly once, and each cancelled one gave both back."""
+    try:
+        connection = http.client.HTTPConnection(*ORDER_SERVICE, timeout=120)
+        connection.request("GET", "/api/admin/audit")
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        if response.status != 200:
+            return {"consistent": False, "error": f"{response.status} {data[:200]!r}"}
+        found = json.loads(data)
+        return {"consistent": found["consistent"], "orders_checked": found["ordersChecked"],
+                "violations": found["violations"][:10]}
+    except (OSError, ValueError, KeyError) as e:
+        return {"consistent": False, "error": f"{type(e).__name__}: {e}"}
+
+
 def quantile(values, q):
     """The q-quantile of values, nearest rank; None for none."""
     ordered = sorted(values)
@@ -202,9 +278,10 @@ def saga_summary(sagas, killed_at, rejoined_at=None):
 
 
 def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=None, signal_name="KILL",
-              rejoin=None):
+              rejoin=None, victim_service="order", catalogue=None, audited=None):
     """The run's verdict from the answers by key, the orders placed by key and, if read, their sagas by key; rejoin:
-    when the replica was started again, when it was healthy, the command's exit status and the last order's time."""
+    when the replica was started again, when it was healthy, the command's exit status and the last order's time;
+    catalogue: the customers and products registered during the run (catalogue_summary); audited: audit's finding."""
     created = {k for k, a in answers.items() if a["status"] == 201}
     unanswered = placed.keys() - created
     # A 502 or 504, or no answer at all, leaves the outcome open; a refusal says nothing was done.
@@ -212,6 +289,7 @@ def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=
     return {
         "sent": len(answers),
         "keyed": keyed,
+        "victim_service": victim_service,
         "signal": signal_name,
         "killed_at_s": killed_at,
         "killed_the_master": killed_master,
@@ -225,37 +303,56 @@ def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=
         "slowest_s": round(max((a["took_s"] for a in answers.values()), default=0), 3),
         "slowest_after_kill_s": round(max((a["took_s"] for a in answers.values()
                                            if a["sent_s"] + a["took_s"] >= killed_at), default=0), 3),
-    } | ({"rejoin": rejoin} if rejoin is not None else {}) | (
+    } | ({"rejoin": rejoin} if rejoin is not None else {}) | ({"catalogue": catalogue} if catalogue is not None else {}) | (
+        {"audit": audited} if audited is not None else {}) | (
         {"sagas": saga_summary(sagas, killed_at, rejoin and rejoin["at_s"])} if sagas is not None else {})
+
+
+def catalogue_summary(registrations, missing):
+    """registrations: register's answers; missing: unknown_to_order's. Every registration is keyed, so the gateway
+    may send it again to another replica: each must be answered 201, and the order service must know each one."""
+    answers = {kind: Counter(str(r[kind][0]) for r in registrations) for kind in ("customers", "products")}
+    return {"registered": {kind: len(registrations) for kind in answers},
+            "not_created_by_status": {kind: {s: n for s, n in sorted(c.items()) if s != "201"}
+                                      for kind, c in answers.items() if set(c) - {"201"}},
+            "unknown_to_order": {kind: ids for kind, ids in missing.items() if ids}}
 
 
 def passed(summary):
     """Keyed: every order answered 201. Unkeyed: none refused either; an outcome left open (502, 504, no answer) is
     what an unkeyed write held by a replica that died gets. Either way each placed once, none missing, and every
-    saga read confirmed; a replica to start again started."""
+    saga read confirmed; a replica to start again started; every customer and product registered during the run
+    created and known to the order service; the audit, if read, consistent."""
     if summary["keyed"]:
         answered = summary["answers"] == {"201": summary["sent"]}
     else:
         answered = set(summary["answers"]) <= {"201", "502", "504", "0"}
     sagas = summary.get("sagas")
     rejoined = summary.get("rejoin") is None or summary["rejoin"]["exit"] == 0
-    return (rejoined and answered and not summary["created_without_an_order"] and not summary["placed_more_than_once"]
-            and not summary["placed_but_refused"] and (sagas is None or not sagas["not_confirmed_by_reason"]))
+    catalogue = summary.get("catalogue")
+    catalogued = catalogue is None or not (catalogue["not_created_by_status"] or catalogue["unknown_to_order"])
+    audited = summary.get("audit") is None or summary["audit"]["consistent"] is True
+    return (rejoined and answered and catalogued and audited and not summary["created_without_an_order"]
+            and not summary["placed_more_than_once"] and not summary["placed_but_refused"]
+            and (sagas is None or not sagas["not_confirmed_by_reason"]))
 
 
 def describe(summary):
     verdict = "PASS" if passed(summary) else "FAIL"
     orders = "keyed orders" if summary["keyed"] else "orders without a key"
-    victim = {True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
+    service = summary.get("victim_service", "order")
+    victim = ({True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
+              if service == "order" else "with its member of the shared cluster")
     how = "killed" if summary["signal"] == "KILL" else f"sent SIG{summary['signal']}"
-    return (f"{verdict}: {summary['sent']} {orders}, one order replica ({victim}) {how} at "
+    return (f"{verdict}: {summary['sent']} {orders}, one {service} replica ({victim}) {how} at "
             f"{summary['killed_at_s']} s; answers {summary['answers']}; not created "
             f"{summary['not_created_by_code'] or 'none'}; orders placed twice {len(summary['placed_more_than_once'])}, "
             f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
             f"{summary['placed_after_a_502_504_or_no_answer']}, answered but missing "
             f"{len(summary['created_without_an_order'])}; slowest answer {summary['slowest_s']} s "
             f"({summary['slowest_after_kill_s']} s among those after the kill)" + describe_rejoin(summary.get("rejoin"))
-            + describe_sagas(summary.get("sagas")))
+            + describe_sagas(summary.get("sagas")) + describe_catalogue(summary.get("catalogue"))
+            + describe_audit(summary.get("audit")))
 
 
 def describe_rejoin(rejoin):
@@ -266,6 +363,24 @@ def describe_rejoin(rejoin):
     ahead = round(rejoin["last_order_s"] - rejoin["healthy_at_s"], 2)
     when = f"{ahead} s before the last order" if ahead >= 0 else f"{-ahead} s after the last order"
     return f"; the replica started again at {rejoin['at_s']} s, healthy at {rejoin['healthy_at_s']} s, {when}"
+
+
+def describe_audit(found):
+    if found is None:
+        return ""
+    if "error" in found:
+        return f"; the audit did not answer: {found['error']}"
+    return (f"; the audit checked {found['orders_checked']} orders: "
+            + ("consistent" if found["consistent"] else f"NOT consistent, {found['violations']}"))
+
+
+def describe_catalogue(catalogue):
+    if catalogue is None:
+        return ""
+    registered = catalogue["registered"]
+    unknown = {kind: len(ids) for kind, ids in catalogue["unknown_to_order"].items()}
+    return (f"; registered {registered['customers']} customers and {registered['products']} products, not created "
+            f"{catalogue['not_created_by_status'] or 'none'}, unknown to the order service {unknown or 'none'}")
 
 
 def describe_sagas(sagas):
@@ -310,6 +425,10 @@ def main(argv):
     parser.add_argument("--unkeyed", action="store_true", help="orders without an Idempotency-Key")
     parser.add_argument("--rejoin-at", type=float, help="seconds into the run to start the replica again")
     parser.add_argument("--rejoin-command", help="the command that starts it and returns once it is healthy")
+    parser.add_argument("--victim-service", choices=("order", "account", "inventory", "payment"), default="order",
+                        help="the service whose replica --victim is")
+    parser.add_argument("--register-every", type=float, default=1.0,
+                        help="seconds between the customers and products registered during the run (0: none)")
     parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
     if not 0 <= args.kill_at < args.seconds:
@@ -318,8 +437,11 @@ def main(argv):
         parser.error("--rejoin-at and --rejoin-command go together")
     if args.rejoin_at is not None and not args.kill_at < args.rejoin_at < args.seconds:
         parser.error("--rejoin-at must fall after --kill-at and within the run's --seconds")
+    if args.register_every < 0:
+        parser.error("--register-every is 0 (none) or more seconds")
     run = f"failover-{int(time.time())}-"
-    answers, futures = {}, {}
+    answers, futures, registering = {}, {}, []
+    register_every = max(1, round(args.rate * args.register_every)) if args.register_every else 0
     with ThreadPoolExecutor(max_workers=2 * args.rate) as pool:
         warmup_started = time.monotonic()
         for i in range(args.rate // 2 * args.warmup):
@@ -340,6 +462,8 @@ def main(argv):
                 rejoining.start()
             key = run + str(uuid.uuid4())
             futures[key] = pool.submit(place, args.customer, args.product, key, started, not args.unkeyed)
+            if register_every and i % register_every == 0:
+                registering.append(pool.submit(register, run + str(uuid.uuid4()), started))
         last_order = round(time.monotonic() - started, 2)
         if rejoining is not None:
             rejoining.join()
@@ -347,13 +471,22 @@ def main(argv):
         for key, future in futures.items():
             status, sent_s, took_s, code = future.result()
             answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code}
+        registrations = [future.result() for future in registering]
     sagas = settled(run, started_wall, args.settle)
+    catalogue = None
+    if registrations:
+        created = {kind: [r[kind][1] for r in registrations if r[kind][1]] for kind in ("customers", "products")}
+        catalogue = catalogue_summary(registrations, unknown_to_order(created, args.settle))
+    # Every order of the stack's database, the warm-up's and earlier runs' too: the kill may have charged or reserved
+    # one twice, which the sagas' statuses do not show.
+    audited = audit()
     if args.victim_role is not None:
         killed_master = args.victim_role == "master"
     else:
         killed_master = master_was_killed(args.survivor_log.read_text()) if args.survivor_log else None
     summary = summarise(answers, recorded(run), killed, keyed=not args.unkeyed, sagas=sagas,
-                        killed_master=killed_master, signal_name=args.signal, rejoin=rejoin)
+                        killed_master=killed_master, signal_name=args.signal, rejoin=rejoin,
+                        victim_service=args.victim_service, catalogue=catalogue, audited=audited)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "answers.json").write_text(json.dumps(answers, indent=1) + "\n")
     (args.out / "sagas.json").write_text(json.dumps(sagas, indent=1) + "\n")

@@ -154,6 +154,49 @@ class FailoverTest(unittest.TestCase):
         self.assertEqual(failover.master_of(logs[:2]), 1)  # two replicas: the lists of two
         self.assertIsNone(failover.master_of([members("a this"), members("b this")]))
 
+    def test_a_shared_member_kill_is_described_by_its_service(self):
+        summary = failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, victim_service="payment")
+        self.assertEqual(summary["victim_service"], "payment")
+        self.assertTrue(failover.describe(summary).startswith(
+            "PASS: 1 keyed orders, one payment replica (with its member of the shared cluster) killed at 10 s"))
+
+    def test_every_customer_and_product_registered_must_be_created_and_known_to_the_order_service(self):
+        registrations = [{"customers": (201, "c1"), "products": (201, "p1")},
+                         {"customers": (201, "c2"), "products": (201, "p2")}]
+        known = failover.catalogue_summary(registrations, {"customers": [], "products": []})
+        self.assertEqual(known, {"registered": {"customers": 2, "products": 2}, "not_created_by_status": {},
+                                 "unknown_to_order": {}})
+        summary = failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, catalogue=known)
+        self.assertTrue(failover.passed(summary))
+        self.assertIn("; registered 2 customers and 2 products, not created none, unknown to the order service none",
+                      failover.describe(summary))
+
+        lost = failover.catalogue_summary(registrations, {"customers": [], "products": ["p2"]})
+        self.assertEqual(lost["unknown_to_order"], {"products": ["p2"]})
+        lost_run = failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, catalogue=lost)
+        self.assertFalse(failover.passed(lost_run))
+        self.assertIn("unknown to the order service {'products': 1}", failover.describe(lost_run))
+
+        # Keyed, a registration the killed replica held is sent again by the gateway: anything but 201 fails the run.
+        refused = failover.catalogue_summary(registrations + [{"customers": (201, "c3"), "products": (502, None)}],
+                                             {"customers": [], "products": []})
+        self.assertEqual(refused["not_created_by_status"], {"products": {"502": 1}})
+        self.assertFalse(failover.passed(failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10,
+                                                            catalogue=refused)))
+
+    def test_an_inconsistent_or_unanswered_audit_fails_the_run(self):
+        def run(found):
+            return failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, audited=found)
+        clean = run({"consistent": True, "orders_checked": 3, "violations": []})
+        self.assertTrue(failover.passed(clean))
+        self.assertIn("; the audit checked 3 orders: consistent", failover.describe(clean))
+        twice = run({"consistent": False, "orders_checked": 3, "violations": ["order o1: 2 payments"]})
+        self.assertFalse(failover.passed(twice))
+        self.assertIn("NOT consistent, ['order o1: 2 payments']", failover.describe(twice))
+        silent = run({"consistent": False, "error": "TimeoutError: timed out"})
+        self.assertFalse(failover.passed(silent))
+        self.assertIn("the audit did not answer: TimeoutError", failover.describe(silent))
+
 
 def saga(started_s, ended_s, status="CONFIRMED", reason=None):
     return {"status": status, "started_s": started_s, "ended_s": ended_s, "reason": reason}
