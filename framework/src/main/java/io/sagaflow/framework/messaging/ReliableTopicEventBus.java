@@ -202,14 +202,13 @@ public final class ReliableTopicEventBus implements EventPublisher {
         long resumeFrom = checkpoint.resumeOn(head, tail, sequence -> publishTimeAt(ringbuffer, sequence));
         if (resumeFrom != checkpoint.sequence()) {
             log.info(
-                    "consumer {} reads {} from its oldest message ({}): its checkpoint {} is not confirmed by the"
-                            + " messages held ({} to {})",
+                    "consumer {} reads {} from its head, sequence {}: its checkpoint {} is not confirmed by the"
+                            + " ringbuffer, which holds {}",
                     consumer,
                     topicName,
                     resumeFrom,
                     checkpoint,
-                    head,
-                    tail);
+                    tail < head ? "no messages" : "sequences " + head + " to " + tail);
         }
         return resumeFrom;
     }
