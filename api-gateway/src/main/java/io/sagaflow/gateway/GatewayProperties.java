@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The gateway's own settings under {@code sagaflow.gateway}. Routes, circuit breakers and service locations use the
@@ -18,6 +19,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unreachableReplicaPause how long a replica the gateway could not connect to is left out of load balancing
  *     (0: never left out)
  * @param readiness how the gateway asks each replica whether it is ready for requests
+ * @param maxInFlight requests under {@code /api} a replica holds at once; more are answered 503 at once (0: no bound,
+ *     ADR 0091). Each costs about 0.14 MB of heap while it waits for its service.
+ * @param connectionBuffer the size of each open connection's read buffer and of its write buffer (Tomcat's 8 KB each
+ *     by default, kept for as long as the connection is open; ADR 0041 for the services, 0091 for the gateway)
  */
 @ConfigurationProperties("sagaflow.gateway")
 public record GatewayProperties(
@@ -29,7 +34,9 @@ public record GatewayProperties(
         @DefaultValue Security security,
         @DefaultValue Cluster hazelcast,
         @DefaultValue("5s") Duration unreachableReplicaPause,
-        @DefaultValue Readiness readiness) {
+        @DefaultValue Readiness readiness,
+        @DefaultValue("256") int maxInFlight,
+        @DefaultValue("2KB") DataSize connectionBuffer) {
 
     /** @param timeout connect and answer timeout of one call to a replica's {@code /actuator/health} */
     public record Health(@DefaultValue("1s") Duration timeout) {}
