@@ -36,6 +36,8 @@ public final class HazelcastConfigs {
     static final String JET_IDLE_NONCOOPERATIVE_MAX_MICROSECONDS = "20000";
     /** How often a client looks for calls whose backups never answered; Hazelcast's 100 ms by default (ADR 0056). */
     static final String CLIENT_CLEAN_RESOURCES = "hazelcast.client.internal.clean.resources.millis";
+    /** How long a client waits for a call's backups before it completes the call anyway; 5 s by default (ADR 0092). */
+    static final String CLIENT_BACKUP_TIMEOUT = ClientProperty.OPERATION_BACKUP_TIMEOUT_MILLIS.getName();
     /** A member's periodic health report in its log; off unless the service sets it (ADR 0034). */
     static final String HEALTH_MONITORING_LEVEL = "hazelcast.health.monitoring.level";
     /** Threads that complete remote calls; 0 leaves that to the I/O thread that read the response (ADR 0030). */
@@ -192,6 +194,12 @@ public final class HazelcastConfigs {
         // every second instead of every 100 ms makes such a call (a member lost mid-call) up to a second later, and
         // takes 27 of the 32 wake-ups a second of an idle client's threads away (ADR 0056).
         config.setProperty(CLIENT_CLEAN_RESOURCES, "1000");
+        // A client is told of a call's backups by the backup replicas themselves, and when a member dies its calls
+        // waiting for that member's backups are not told anything: each waits out this time. A member dying under
+        // load held every publish of the outbox relay that was in flight, and all the relay's later rows behind it, for
+        // 5 s and up to a second more; with 1 s, for up to 2 s. A call whose backup is merely slow completes after the
+        // same time as before, without waiting for it; the primary holds the message either way (ADR 0092).
+        config.setProperty(CLIENT_BACKUP_TIMEOUT, "1000");
         // By default a client hands a response to one of two response threads whenever it sees calls overlap, which
         // under load is always: one more thread to wake for every publish and every topic read. Its I/O thread
         // completes the call instead, as a member's does (ADR 0030); callbacks still run on the async executor

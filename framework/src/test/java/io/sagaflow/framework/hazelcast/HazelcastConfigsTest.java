@@ -95,6 +95,17 @@ class HazelcastConfigsTest {
     }
 
     @Test
+    void aClientWaitsASecondForACallsBackupsUnlessTheSharedPropertiesSayOtherwise() {
+        SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
+        assertThat(HazelcastConfigs.sharedClient(shared, null).getProperty(HazelcastConfigs.CLIENT_BACKUP_TIMEOUT))
+                .isEqualTo("1000");
+
+        shared.getProperties().put(HazelcastConfigs.CLIENT_BACKUP_TIMEOUT, "5000");
+        assertThat(HazelcastConfigs.sharedClient(shared, null).getProperty(HazelcastConfigs.CLIENT_BACKUP_TIMEOUT))
+                .isEqualTo("5000");
+    }
+
+    @Test
     void membersCompleteRemoteCallsOnTheirIoThreadsUnlessTheServiceSaysOtherwise() {
         Config service =
                 HazelcastConfigs.serviceMember("order-service", new SagaflowHazelcastProperties.Service(), Map.of());
