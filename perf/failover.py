@@ -3,15 +3,18 @@
 hands its partitions over before it exits). Either way the summary calls it the kill.
 
 perf/failover runs it against a stack it starts with two order replicas. Every order carries its own
-Idempotency-Key; the client never sends one again, so each answer that is not 201 is one the gateway gave up on.
+Idempotency-Key. The client sends an order again only after a 503, which promises that nothing was done, once its
+Retry-After has passed (five times at most), as a well-behaved client does: the gateway answers 503 GATEWAY_BUSY
+when it holds as many requests as it may (ADR 0091), as when a cold stack falls behind. The summary counts the orders
+answered only after a 503. Each last answer that is not 201 is one the gateway gave up on.
 Afterwards it reads the order database: every key answered 201 must have placed exactly one order, and no order may
-exist for a key answered with a refusal (503, 4xx), which promises that nothing was done. A 502 or 504 promises
+exist for a key last answered with a refusal (503, 4xx). A 502 or 504 promises
 nothing: its order may have been placed, as the client would find by sending it again with its key.
 
 With --unkeyed the orders carry no key, as a client that does not use them sends them. The gateway then sends an
 order again only if it never left the gateway (it found the killed replica gone and nothing of it was read); the
 orders the killed replica held when it died are answered 502, outcome unknown, and that is all that may fail. A 503
-for such an order, "nothing done" while another replica was up, fails the run.
+for such an order still after the retries, "nothing done" while another replica was up, fails the run.
 
 Then it waits (up to --settle seconds) for the saga of every order placed to end, and reads from the order
 database when each started and ended. Every saga must end CONFIRMED: the run's customer has the credit and its product
@@ -81,10 +84,28 @@ def psql() -> list[str]:
             "-qAt", "-F", "\t"]
 
 
+# How often a request answered 503 is sent again. A 503 (the gateway or a service busy, a breaker open) promises that
+# nothing was done, so a client may send it again after its Retry-After, keyed or not, as a well-behaved one does.
+RETRIES_AFTER_503 = 5
+
+
 def post(path, body, key, started, keyed=True):
-    """One POST through the gateway: (status, seconds after the start it was sent, seconds it took, problem code,
-    the answer's body as JSON or None)."""
+    """One POST through the gateway, sent again after each 503's Retry-After (RETRIES_AFTER_503 times at most):
+    (status, seconds after the start it was first sent, seconds until the last answer, problem code, the last answer's
+    body as JSON or None, how many 503s came before it)."""
     sent = time.monotonic()
+    retries = 0
+    while True:
+        status, code, answer, retry_after = send_once(path, body, key, keyed)
+        if status != 503 or retries == RETRIES_AFTER_503:
+            return status, sent - started, time.monotonic() - sent, code, answer, retries
+        retries += 1
+        time.sleep(retry_after)
+
+
+def send_once(path, body, key, keyed):
+    """(status, problem code, body as JSON or None, seconds its Retry-After asks for: 1 to 5); status 0 and the
+    error's name when no answer came."""
     try:
         connection = http.client.HTTPConnection(*GATEWAY, timeout=30)
         headers = {"Content-Type": "application/json"}
@@ -93,22 +114,26 @@ def post(path, body, key, started, keyed=True):
         connection.request("POST", path, json.dumps(body), headers)
         response = connection.getresponse()
         data = response.read()
+        retry_after = response.getheader("Retry-After", "1")
         connection.close()
         try:
             answer = json.loads(data) if data else None
         except ValueError:
             answer = None
         code = answer.get("code") if response.status >= 400 and isinstance(answer, dict) else None
-        return response.status, sent - started, time.monotonic() - sent, code, answer
+        wait = min(5, max(1, int(retry_after))) if retry_after.isdigit() else 1
+        return response.status, code, answer, wait
     except OSError as e:
-        return 0, sent - started, time.monotonic() - sent, type(e).__name__, None
+        return 0, type(e).__name__, None, 1
 
 
 def place(customer, product, key, started, keyed=True):
-    """One order through the gateway: (status, seconds after the start it was sent, seconds it took, problem code)."""
+    """One order through the gateway: (status, seconds after the start it was sent, seconds it took, problem code,
+    503s before the answer)."""
     # The address names the request, so that the orders it placed can be counted whatever the service recorded.
     body = {"customerId": customer, "lineItems": [{"productId": product, "quantity": 1}], "shippingAddress": key}
-    return post("/api/orders", body, key, started, keyed)[:4]
+    status, sent_s, took_s, code, _, retries = post("/api/orders", body, key, started, keyed)
+    return status, sent_s, took_s, code, retries
 
 
 def register(key, started):
@@ -301,6 +326,7 @@ def summarise(answers, placed, killed_at, keyed=True, sagas=None, killed_master=
         "placed_but_refused": refused,
         "placed_after_a_502_504_or_no_answer": len(unanswered) - len(refused),
         "slowest_s": round(max((a["took_s"] for a in answers.values()), default=0), 3),
+        "answered_after_a_503": sum(1 for a in answers.values() if a.get("retries_after_503")),
         "slowest_after_kill_s": round(max((a["took_s"] for a in answers.values()
                                            if a["sent_s"] + a["took_s"] >= killed_at), default=0), 3),
     } | ({"rejoin": rejoin} if rejoin is not None else {}) | ({"catalogue": catalogue} if catalogue is not None else {}) | (
@@ -350,7 +376,9 @@ def describe(summary):
             f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
             f"{summary['placed_after_a_502_504_or_no_answer']}, answered but missing "
             f"{len(summary['created_without_an_order'])}; slowest answer {summary['slowest_s']} s "
-            f"({summary['slowest_after_kill_s']} s among those after the kill)" + describe_rejoin(summary.get("rejoin"))
+            f"({summary['slowest_after_kill_s']} s among those after the kill)"
+            + (f"; {summary['answered_after_a_503']} answered only after a 503 and its Retry-After"
+               if summary.get("answered_after_a_503") else "") + describe_rejoin(summary.get("rejoin"))
             + describe_sagas(summary.get("sagas")) + describe_catalogue(summary.get("catalogue"))
             + describe_audit(summary.get("audit")))
 
@@ -469,8 +497,9 @@ def main(argv):
             rejoining.join()
             rejoin["last_order_s"] = last_order
         for key, future in futures.items():
-            status, sent_s, took_s, code = future.result()
-            answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code}
+            status, sent_s, took_s, code, retries = future.result()
+            answers[key] = {"status": status, "sent_s": round(sent_s, 3), "took_s": round(took_s, 3), "code": code,
+                            "retries_after_503": retries}
         registrations = [future.result() for future in registering]
     sagas = settled(run, started_wall, args.settle)
     catalogue = None

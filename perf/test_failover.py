@@ -197,6 +197,26 @@ class FailoverTest(unittest.TestCase):
         self.assertFalse(failover.passed(silent))
         self.assertIn("the audit did not answer: TimeoutError", failover.describe(silent))
 
+    def test_orders_answered_only_after_a_503_are_counted_and_pass(self):
+        answers = {"k1": answer(201), "k2": dict(answer(201, took_s=1.2), retries_after_503=1)}
+        summary = failover.summarise(answers, {"k1": ["o1"], "k2": ["o2"]}, 10)
+        self.assertTrue(failover.passed(summary))
+        self.assertEqual(summary["answered_after_a_503"], 1)
+        self.assertIn("; 1 answered only after a 503 and its Retry-After", failover.describe(summary))
+
+    def test_a_503_is_sent_again_after_its_retry_after_and_the_last_answer_counts(self):
+        answers = iter([(503, "GATEWAY_BUSY", None, 1), (503, "GATEWAY_BUSY", None, 2), (201, None, {"orderId": "o"}, 1)])
+        waits = []
+        original_send, original_sleep = failover.send_once, failover.time.sleep
+        failover.send_once = lambda path, body, key, keyed: next(answers)
+        failover.time.sleep = waits.append
+        try:
+            status, _, _, code, body, retries = failover.post("/api/orders", {}, "k", 0.0)
+        finally:
+            failover.send_once, failover.time.sleep = original_send, original_sleep
+        self.assertEqual((status, code, body, retries), (201, None, {"orderId": "o"}, 2))
+        self.assertEqual(waits, [1, 2])
+
 
 def saga(started_s, ended_s, status="CONFIRMED", reason=None):
     return {"status": status, "started_s": started_s, "ended_s": ended_s, "reason": reason}
