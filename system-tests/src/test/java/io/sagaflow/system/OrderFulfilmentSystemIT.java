@@ -26,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -424,6 +425,53 @@ class OrderFulfilmentSystemIT {
                 .ok();
         Api.post(system.payment.url() + "/api/payments/" + payment + "/refund", Map.of("reason", "audit test"))
                 .ok();
+    }
+
+    @Test
+    @Order(10)
+    void aSharedMemberKilledMidRun_everySagaConfirmed_andEveryProductCreatedMeanwhileIsLearnt() throws Exception {
+        String product = newProduct(1_000, "1.00");
+        List<String> placed = new CopyOnWriteArrayList<>();
+        List<String> created = new CopyOnWriteArrayList<>();
+        // The order replicas still running (an earlier scenario killed one).
+        List<ServiceProcess> replicas =
+                system.orders.stream().filter(ServiceProcess::isAlive).toList();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < 150; i++) {
+                ServiceProcess replica = replicas.get(i % replicas.size());
+                sent.add(clients.submit(() -> placed.add(placeOrder(product, 1, replica))));
+                if (i % 10 == 0) {
+                    sent.add(clients.submit(() ->
+                            created.add(Api.post(system.inventory.url() + "/api/products", Api.newProduct(10, "1.00"))
+                                    .ok()
+                                    .get("productId")
+                                    .asString())));
+                }
+                if (i == 50) {
+                    // Half the shared cluster's partitions, the ringbuffers of half the topics among them, lose their
+                    // owner at once; their backups on the first member take over.
+                    system.secondSharedMember.getLifecycleService().terminate();
+                }
+                Thread.sleep(20);
+            }
+            for (Future<?> request : sent) {
+                request.get(1, TimeUnit.MINUTES);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+
+        assertThat(placed).hasSize(150);
+        for (String order : placed) {
+            assertThat(awaitTerminal(order).get("status").asString()).as(order).isEqualTo("CONFIRMED");
+        }
+        // The order service learns each product only from inventory's events on the shared cluster's topics.
+        assertThat(created).hasSize(15);
+        for (String productId : created) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> probe(productId));
+        }
     }
 
     private static String newProduct(int quantity, String price) {

@@ -19,8 +19,9 @@ import java.util.UUID;
 /**
  * The whole system for a test: one PostgreSQL database per service, the four services as separate processes (as
  * many order-service replicas as asked), each with its per-service cluster and a client of the shared cluster, whose
- * one member runs in this test JVM, so the test can watch and replay the events between services. Optionally API
- * gateways in front of them, also separate processes, whose members form one gateway cluster of their own.
+ * two members run in this test JVM, so the test can watch and replay the events between services and take a member
+ * away while they flow. Optionally API gateways in front of them, also separate processes, whose members form one
+ * gateway cluster of their own.
  */
 final class SagaflowSystem implements AutoCloseable {
 
@@ -34,7 +35,11 @@ final class SagaflowSystem implements AutoCloseable {
     /** The gateways, each routing to every service replica started with the system. */
     final List<ServiceProcess> gateways = new ArrayList<>();
 
+    /** The shared cluster's first member, which the test's own subscribers use; it runs until {@link #close}. */
     final HazelcastInstance sharedMember;
+    /** The shared cluster's second member, which a test may terminate while events flow. */
+    final HazelcastInstance secondSharedMember;
+
     final SagaflowHazelcastProperties.Shared shared;
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
@@ -61,7 +66,8 @@ final class SagaflowSystem implements AutoCloseable {
         shared = new SagaflowHazelcastProperties.Shared();
         shared.setClusterName("shared-" + run);
         shared.setPort(sharedPort);
-        shared.setPortCount(1);
+        // Two members, as the services' clients find them: each takes the next free port of the two.
+        shared.setPortCount(2);
         shared.setBindInterface("127.0.0.1");
         shared.setPartitionCount(23);
         shared.getProperties().putAll(HazelcastTestClusters.FAST_JOIN);
@@ -80,10 +86,12 @@ final class SagaflowSystem implements AutoCloseable {
             gateways.add(gateway(i, gatewaySettings));
         }
         HazelcastInstance member = null;
+        HazelcastInstance second = null;
         try {
             // The shared cluster first: the services connect to it as clients while they start. The gateways start
             // with the services (they know their ports already): they need none to be ready.
             member = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
+            second = Hazelcast.newHazelcastInstance(HazelcastConfigs.sharedMember(shared, null));
             for (ServiceProcess process : allWithGateways()) {
                 process.start();
             }
@@ -95,12 +103,15 @@ final class SagaflowSystem implements AutoCloseable {
             for (ServiceProcess process : allWithGateways()) {
                 process.stop();
             }
-            if (member != null) {
-                member.getLifecycleService().terminate();
+            for (HazelcastInstance started : new HazelcastInstance[] {member, second}) {
+                if (started != null) {
+                    started.getLifecycleService().terminate();
+                }
             }
             throw e;
         }
         sharedMember = member;
+        secondSharedMember = second;
     }
 
     static SagaflowSystem start(int orderReplicas, Duration sagaTimeout, Duration compensationTimeout)
@@ -201,7 +212,9 @@ final class SagaflowSystem implements AutoCloseable {
         // and of the shared-cluster process of `bin/sagaflow start --shared-cluster process` (ADR 0039).
         args.put("sagaflow.hazelcast.shared.mode", "client");
         args.put("sagaflow.hazelcast.shared.cluster-name", shared.getClusterName());
-        args.put("sagaflow.hazelcast.shared.addresses", "127.0.0.1:" + shared.getPort());
+        args.put(
+                "sagaflow.hazelcast.shared.addresses",
+                "127.0.0.1:" + shared.getPort() + ",127.0.0.1:" + (shared.getPort() + 1));
         args.put("sagaflow.hazelcast.shared.topic.listener-threads", "4");
         HazelcastTestClusters.FAST_JOIN.forEach(
                 (key, value) -> args.put("sagaflow.hazelcast.service.properties[" + key + "]", value));
@@ -250,8 +263,10 @@ final class SagaflowSystem implements AutoCloseable {
         for (ServiceProcess process : all()) {
             process.stop();
         }
-        if (sharedMember != null) {
-            sharedMember.getLifecycleService().terminate();
+        for (HazelcastInstance member : new HazelcastInstance[] {sharedMember, secondSharedMember}) {
+            if (member != null && member.getLifecycleService().isRunning()) {
+                member.getLifecycleService().terminate();
+            }
         }
     }
 }
