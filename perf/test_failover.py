@@ -1,6 +1,7 @@
 """The failover run's verdict (failover.py): perf/.venv/bin/python -m unittest discover -s perf."""
 
 import unittest
+from unittest import mock
 
 import failover
 
@@ -207,13 +208,9 @@ class FailoverTest(unittest.TestCase):
     def test_a_503_is_sent_again_after_its_retry_after_and_the_last_answer_counts(self):
         answers = iter([(503, "GATEWAY_BUSY", None, 1), (503, "GATEWAY_BUSY", None, 2), (201, None, {"orderId": "o"}, 1)])
         waits = []
-        original_send, original_sleep = failover.send_once, failover.time.sleep
-        failover.send_once = lambda path, body, key, keyed: next(answers)
-        failover.time.sleep = waits.append
-        try:
+        with mock.patch.object(failover, "send_once", lambda path, body, key, keyed: next(answers)), \
+                mock.patch.object(failover.time, "sleep", waits.append):
             status, _, _, code, body, retries = failover.post("/api/orders", {}, "k", 0.0)
-        finally:
-            failover.send_once, failover.time.sleep = original_send, original_sleep
         self.assertEqual((status, code, body, retries), (201, None, {"orderId": "o"}, 2))
         self.assertEqual(waits, [1, 2])
 
