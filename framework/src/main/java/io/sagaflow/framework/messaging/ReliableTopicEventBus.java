@@ -10,6 +10,7 @@ import com.hazelcast.topic.ReliableMessageListener;
 import com.hazelcast.topic.impl.reliable.ReliableTopicMessage;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,15 +34,23 @@ import org.slf4j.LoggerFactory;
  * ringbuffers of different shards live on different partitions and members. Reliable topics store each message in a
  * ringbuffer with a backup before {@link #publish} returns, and let a subscriber resume from a stored sequence (ADR
  * 0005), which it does only where the ringbuffer confirms its {@link Checkpoint} (ADR 0089).
+ *
+ * <p>A ringbuffer holds a message for the topic's time-to-live, in the shared cluster's memory. A subscriber that finds
+ * messages gone that it had not read (it was away or behind for longer, or the cluster lost the ringbuffer) asks their
+ * publisher to resend them through {@link #replays()}: the publisher puts the events back into its outbox (ADR 0093).
  */
 public final class ReliableTopicEventBus implements EventPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(ReliableTopicEventBus.class);
 
+    /** The name of the map of replay requests is the topic prefix and this (ADR 0093). */
+    public static final String REPLAYS_SUFFIX = "-replays";
+
     private final HazelcastInstance shared;
     private final String topicPrefix;
     private final int shards;
     private final Duration publishTimeout;
+    private final Replays replays;
     private final Set<TopicSubscription> subscriptions = ConcurrentHashMap.newKeySet();
 
     public ReliableTopicEventBus(HazelcastInstance shared, String topicPrefix, int shards, Duration publishTimeout) {
@@ -51,6 +61,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
         this.topicPrefix = topicPrefix;
         this.shards = shards;
         this.publishTimeout = publishTimeout;
+        this.replays = new Replays(shared, topicPrefix + REPLAYS_SUFFIX);
         // A client that connects again may have connected to a new cluster (the shared cluster restarted; Hazelcast
         // tells a listener only when it switches to a failover cluster): its listeners' sequences would point into
         // ringbuffers that are gone. Every topic is subscribed again, through its checkpoint, which resumes where it
@@ -60,6 +71,11 @@ public final class ReliableTopicEventBus implements EventPublisher {
                 Thread.ofVirtual().name("resubscribe-" + topicPrefix).start(this::resubscribeAll);
             }
         });
+    }
+
+    /** The consumers' requests to resend what they may have missed (ADR 0093). */
+    public Replays replays() {
+        return replays;
     }
 
     /** The shard of {@code streamId}'s messages. */
@@ -189,12 +205,14 @@ public final class ReliableTopicEventBus implements EventPublisher {
         }
     }
 
-    /** Where {@code consumer} resumes {@code topicName}: its checkpoint if the ringbuffer confirms it, else the head. */
-    private long resumeFrom(String consumer, String topicName, CheckpointStore checkpoints) {
+    /**
+     * Where {@code consumer} resumes {@code topicName}: its checkpoint if the ringbuffer confirms it, else the head, and
+     * then its publisher is asked for what the consumer may have missed (ADR 0093).
+     */
+    private long resumeFrom(String consumer, String topicName, Checkpoint checkpoint) {
         Ringbuffer<Object> ringbuffer =
                 shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
         long head = ringbuffer.headSequence();
-        Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
         if (checkpoint == null) {
             return head;
         }
@@ -209,8 +227,37 @@ public final class ReliableTopicEventBus implements EventPublisher {
                     resumeFrom,
                     checkpoint,
                     tail < head ? "no messages" : "sequences " + head + " to " + tail);
+            // Messages between the checkpoint and the head may have gone unread: expired, or in a ringbuffer that is
+            // no more. Only their publisher can send them again.
+            requestReplay(consumer, topicName, checkpoint.lastPublishTime());
         }
         return resumeFrom;
+    }
+
+    /**
+     * Asks {@code topicName}'s publisher to resend what it published since {@code sinceMillis}, which {@code consumer}
+     * may have missed (ADR 0093). Never throws: the request is worth a try, not a failed subscription.
+     */
+    private void requestReplay(String consumer, String topicName, long sinceMillis) {
+        if (sinceMillis == Checkpoint.UNKNOWN) {
+            log.warn(
+                    "consumer {} may have missed messages on {}, and cannot ask for them again: it does not know when"
+                            + " the last one it handled was published",
+                    consumer,
+                    topicName);
+            return;
+        }
+        try {
+            replays.request(topicName, sinceMillis);
+            log.info(
+                    "consumer {} asked the publisher of {} to resend what it published since {}",
+                    consumer,
+                    topicName,
+                    Instant.ofEpochMilli(sinceMillis));
+        } catch (RuntimeException e) {
+            log.error(
+                    "consumer {} could not ask for {}'s messages since {} again", consumer, topicName, sinceMillis, e);
+        }
     }
 
     /** The publish time of the reliable topic message at {@code sequence}, or {@link Checkpoint#UNKNOWN}. */
@@ -284,8 +331,13 @@ public final class ReliableTopicEventBus implements EventPublisher {
             if (id != null) {
                 topic.removeMessageListener(id);
             }
-            id = topic.addMessageListener(
-                    new TopicListener(topicName, resumeFrom(consumer, topicName, checkpoints), listener));
+            Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
+            id = topic.addMessageListener(new TopicListener(
+                    topicName,
+                    resumeFrom(consumer, topicName, checkpoint),
+                    checkpoint == null ? Checkpoint.UNKNOWN : checkpoint.lastPublishTime(),
+                    listener,
+                    since -> requestReplay(consumer, topicName, since)));
             subscriptions.add(this);
         }
 
@@ -304,20 +356,32 @@ public final class ReliableTopicEventBus implements EventPublisher {
         private final String topic;
         private final long initialSequence;
         private final PositionedListener delegate;
-        // Hazelcast announces each message's sequence just before delivering it, on the same runner.
+        private final LongConsumer onLoss;
+        // Hazelcast announces each message's sequence just before delivering it, on the same runner; one runner at a
+        // time, though not always on the same thread.
         private volatile long sequence;
+        private volatile long expected;
+        private volatile long lastPublishTime;
 
-        TopicListener(String topic, long initialSequence, PositionedListener delegate) {
+        TopicListener(
+                String topic,
+                long initialSequence,
+                long lastPublishTime,
+                PositionedListener delegate,
+                LongConsumer onLoss) {
             this.topic = topic;
             this.initialSequence = initialSequence;
             this.sequence = initialSequence;
+            this.expected = initialSequence;
+            this.lastPublishTime = lastPublishTime;
             this.delegate = delegate;
+            this.onLoss = onLoss;
         }
 
         @Override
         public void onMessage(Message<EventMessage> message) {
-            delegate.onMessage(
-                    message.getMessageObject(), topic, new Checkpoint(sequence + 1, message.getPublishTime()));
+            lastPublishTime = message.getPublishTime();
+            delegate.onMessage(message.getMessageObject(), topic, new Checkpoint(sequence + 1, lastPublishTime));
         }
 
         @Override
@@ -327,14 +391,26 @@ public final class ReliableTopicEventBus implements EventPublisher {
 
         @Override
         public void storeSequence(long sequence) {
-            // Called just before the message at `sequence` is delivered, on the same thread.
+            // Called just before the message at `sequence` is delivered, on the same thread. Another sequence than
+            // the next one: the runner skipped messages, because they expired before it read them (it fell more than
+            // the time-to-live behind) or because the ringbuffer is a new one (the cluster lost the old one). Their
+            // publisher is asked for them again (ADR 0093).
+            if (sequence != expected) {
+                log.warn(
+                        "the listener of {} lost messages: it expected sequence {}, the ringbuffer went on at {}",
+                        topic,
+                        expected,
+                        sequence);
+                onLoss.accept(lastPublishTime);
+            }
             this.sequence = sequence;
+            this.expected = sequence + 1;
         }
 
         @Override
         public boolean isLossTolerant() {
-            // Messages older than the ringbuffer's TTL may be gone; skipping ahead beats a listener that silently
-            // terminates. The TTL is sized above any expected consumer outage (ADR 0005).
+            // Messages older than the ringbuffer's TTL may be gone: go on, and ask their publisher for them again
+            // (storeSequence), rather than terminate the listener.
             return true;
         }
 
