@@ -23,6 +23,7 @@ import io.sagaflow.framework.json.DirectCreators;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.outbox.OutboxRelay;
+import io.sagaflow.framework.outbox.OutboxReplay;
 import io.sagaflow.framework.outbox.OutboxSignal;
 import io.sagaflow.framework.outbox.OutboxWriter;
 import io.sagaflow.framework.outbox.RelayDataSource;
@@ -240,6 +241,7 @@ public class SagaflowEventStoreAutoConfiguration {
     @ConditionalOnProperty(name = "sagaflow.outbox.relay-enabled", matchIfMissing = true)
     OutboxRelay outboxRelay(
             RelayDataSource relayDataSource,
+            DataSource dataSource,
             @ServiceCluster HazelcastInstance member,
             ReliableTopicEventBus bus,
             OutboxSignal signal,
@@ -248,8 +250,22 @@ public class SagaflowEventStoreAutoConfiguration {
             Clock clock,
             EventTypeRegistry types) {
         var settings = properties.toSettings();
+        MeterRegistry registry = meters.getIfAvailable(SimpleMeterRegistry::new);
         LeaseTable leases =
                 new LeaseTable(member, HazelcastNames.OUTBOX_LEASES, settings.buckets(), settings.leaseTtl(), clock);
+        OutboxReplay replay = properties.getPublishers().isEmpty()
+                ? null
+                : new OutboxReplay(
+                        new JdbcTemplate(dataSource),
+                        bus,
+                        properties.getPublishers(),
+                        types,
+                        signal,
+                        settings.buckets(),
+                        properties.getReplayMargin(),
+                        properties.getReplayMaxAge(),
+                        registry,
+                        clock);
         return new OutboxRelay(
                 new JdbcTemplate(relayDataSource.dataSource()),
                 leases,
@@ -258,7 +274,8 @@ public class SagaflowEventStoreAutoConfiguration {
                 signal,
                 types,
                 settings,
-                meters.getIfAvailable(SimpleMeterRegistry::new),
+                replay,
+                registry,
                 clock);
     }
 

@@ -2,6 +2,7 @@ package io.sagaflow.framework.autoconfigure;
 
 import io.sagaflow.framework.outbox.OutboxSettings;
 import java.time.Duration;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** {@code sagaflow.outbox.*}: see {@link OutboxSettings} for what each setting does. */
@@ -16,6 +17,18 @@ public class SagaflowOutboxProperties {
     private Duration retention = Duration.ofHours(1);
     private Duration pruneInterval = Duration.ofMinutes(1);
     private int pruneBatchSize = 10_000;
+
+    /**
+     * The topic families of the events this service appends (ADR 0019, 0036), whose consumers may ask it to publish
+     * again what they missed (ADR 0093). Empty: it answers no such request.
+     */
+    private Set<String> publishers = Set.of();
+
+    /** How much earlier than the time a consumer asks for events are published again: above the outbox's lag. */
+    private Duration replayMargin = Duration.ofMinutes(1);
+
+    /** The oldest event published again: below every consumer's processed-event retention. */
+    private Duration replayMaxAge = Duration.ofHours(12);
 
     OutboxSettings toSettings() {
         return new OutboxSettings(buckets, batchSize, pollInterval, leaseTtl, retention, pruneInterval, pruneBatchSize);
@@ -83,5 +96,29 @@ public class SagaflowOutboxProperties {
 
     public void setPruneBatchSize(int pruneBatchSize) {
         this.pruneBatchSize = pruneBatchSize;
+    }
+
+    public Set<String> getPublishers() {
+        return publishers;
+    }
+
+    public void setPublishers(Set<String> publishers) {
+        this.publishers = publishers;
+    }
+
+    public Duration getReplayMargin() {
+        return replayMargin;
+    }
+
+    public void setReplayMargin(Duration replayMargin) {
+        this.replayMargin = replayMargin;
+    }
+
+    public Duration getReplayMaxAge() {
+        return replayMaxAge;
+    }
+
+    public void setReplayMaxAge(Duration replayMaxAge) {
+        this.replayMaxAge = replayMaxAge;
     }
 }

@@ -1,5 +1,6 @@
 package io.sagaflow.framework.eventstore;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -40,6 +41,11 @@ public final class EventTypeRegistry {
             throw new UnknownEventTypeException("no event type registered for " + eventClass.getName());
         }
         return type;
+    }
+
+    /** Every registration. */
+    public Collection<EventType> all() {
+        return byName.values();
     }
 
     /** The registration of {@code name}, if any. */

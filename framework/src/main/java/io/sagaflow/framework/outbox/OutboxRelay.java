@@ -19,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -86,6 +87,9 @@ public final class OutboxRelay {
     private final Clock clock;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean sharesChanged = new AtomicBoolean(true);
+    private final OutboxReplay replay;
+    private final AtomicBoolean replayAsked = new AtomicBoolean(true);
+    private final Set<String> undeclared = ConcurrentHashMap.newKeySet();
     private final AtomicLong backlog = new AtomicLong();
     private final Counter publishedCount;
     private final Timer lag;
@@ -93,6 +97,7 @@ public final class OutboxRelay {
     private final Timer publish;
     private volatile Thread thread;
     private Runnable stopShareChanges = () -> {};
+    private Runnable stopReplayRequests = () -> {};
     private Instant nextPrune = Instant.EPOCH;
     /** Rows published but not deleted yet; only the relay thread touches them. */
     private Published toDelete = Published.NONE;
@@ -107,7 +112,26 @@ public final class OutboxRelay {
             OutboxSettings settings,
             MeterRegistry meters,
             Clock clock) {
+        this(jdbc, leases, member, publisher, signal, types, settings, null, meters, clock);
+    }
+
+    /**
+     * @param replay answers the consumers' requests to publish again, when this relay holds bucket 0 (ADR 0093), or
+     *     null for none
+     */
+    public OutboxRelay(
+            JdbcTemplate jdbc,
+            LeaseTable leases,
+            HazelcastInstance member,
+            EventPublisher publisher,
+            OutboxSignal signal,
+            EventTypeRegistry types,
+            OutboxSettings settings,
+            OutboxReplay replay,
+            MeterRegistry meters,
+            Clock clock) {
         this.jdbc = jdbc;
+        this.replay = replay;
         this.leases = leases;
         this.member = member;
         this.publisher = publisher;
@@ -142,8 +166,16 @@ public final class OutboxRelay {
             // 0074).
             stopShareChanges = leases.onChange(() -> {
                 sharesChanged.set(true);
+                // Bucket 0 may have come here: its holder answers the requests to publish again.
+                replayAsked.set(true);
                 signal.signal();
             });
+            if (replay != null) {
+                stopReplayRequests = replay.replays().onRequest(() -> {
+                    replayAsked.set(true);
+                    signal.signal();
+                });
+            }
             signal.connect(wakeups);
             thread = Thread.ofPlatform().name("outbox-relay").daemon().start(this::run);
         }
@@ -169,6 +201,11 @@ public final class OutboxRelay {
             } catch (RuntimeException e) {
                 log.warn("could not hand back outbox buckets", e);
             }
+            try {
+                stopReplayRequests.run();
+            } catch (RuntimeException e) {
+                log.debug("could not stop listening to replay requests", e);
+            }
         }
     }
 
@@ -185,6 +222,7 @@ public final class OutboxRelay {
                     wakeups.holders(leases.holders(), settings.buckets());
                     backlog.set(countPending());
                 }
+                answerReplaysIfAsked();
                 int published = publishOnce();
                 pruneIfDue();
                 if (published < settings.batchSize()) {
@@ -209,6 +247,22 @@ public final class OutboxRelay {
         } catch (RuntimeException e) {
             // Whoever holds the buckets next publishes these rows again: at least once, as after a crash.
             log.warn("could not delete {} published outbox rows", toDelete.ids().length, e);
+        }
+    }
+
+    /**
+     * Puts back into the outbox what consumers asked to be published again, if one asked since the last look and this
+     * relay holds bucket 0: one relay of the service answers (ADR 0093).
+     */
+    private void answerReplaysIfAsked() {
+        if (replay == null || !replayAsked.getAndSet(false) || !leases.held().contains(0)) {
+            return;
+        }
+        try {
+            replay.answer();
+        } catch (RuntimeException e) {
+            replayAsked.set(true);
+            throw e;
         }
     }
 
@@ -305,6 +359,13 @@ public final class OutboxRelay {
         String publisher = types.get(type).publisher();
         if (publisher == null) {
             throw new IllegalStateException("outbox holds an event of private type '" + type + "'");
+        }
+        Set<String> declared = replay == null ? Set.of() : replay.publishers();
+        if (!declared.contains(publisher) && undeclared.add(publisher)) {
+            log.warn(
+                    "publishing events of {}, which sagaflow.outbox.publishers does not name: consumers that miss"
+                            + " them cannot have them published again (ADR 0093)",
+                    publisher);
         }
         return publisher;
     }
