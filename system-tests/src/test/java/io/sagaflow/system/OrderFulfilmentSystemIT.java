@@ -474,6 +474,49 @@ class OrderFulfilmentSystemIT {
         }
     }
 
+    @Test
+    @Order(11)
+    void anOrderServiceAwayLongerThanTheTopicsTimeToLive_learnsEveryProductCreatedMeanwhile() throws Exception {
+        List<ServiceProcess> replicas =
+                system.orders.stream().filter(ServiceProcess::isAlive).toList();
+        for (ServiceProcess replica : replicas) {
+            replica.kill();
+        }
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(Api.post(system.inventory.url() + "/api/products", Api.newProduct(10, "1.00"))
+                    .ok()
+                    .get("productId")
+                    .asString());
+        }
+        // Every product's event expires unread: the order service's consumer is away for longer than the topic
+        // keeps it, and only inventory, which published it, can send it again (ADR 0093).
+        await().pollDelay(SagaflowSystem.TOPIC_TTL)
+                .atMost(SagaflowSystem.TOPIC_TTL.plusSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> topicsHoldNoMessage(InventoryContracts.PRODUCTS));
+
+        for (ServiceProcess replica : replicas) {
+            system.restart(replica);
+        }
+
+        for (String productId : created) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> probe(productId));
+        }
+    }
+
+    /** Whether every topic of {@code publisher} is empty on the shared cluster: its messages expired or were none. */
+    private static boolean topicsHoldNoMessage(String publisher) {
+        for (int shard = 0; shard < bus.shards(); shard++) {
+            var ringbuffer = system.sharedMember.getRingbuffer(
+                    HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + bus.topicName(publisher, shard));
+            if (ringbuffer.headSequence() <= ringbuffer.tailSequence()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String newProduct(int quantity, String price) {
         String productId = Api.post(system.inventory.url() + "/api/products", Api.newProduct(quantity, price))
                 .ok()

@@ -35,6 +35,9 @@ final class SagaflowSystem implements AutoCloseable {
     /** The gateways, each routing to every service replica started with the system. */
     final List<ServiceProcess> gateways = new ArrayList<>();
 
+    /** How long the shared cluster's topics keep a message. */
+    static final Duration TOPIC_TTL = Duration.ofSeconds(10);
+
     /** The shared cluster's first member, which the test's own subscribers use; it runs until {@link #close}. */
     final HazelcastInstance sharedMember;
     /** The shared cluster's second member, which a test may terminate while events flow. */
@@ -70,6 +73,9 @@ final class SagaflowSystem implements AutoCloseable {
         shared.setPortCount(2);
         shared.setBindInterface("127.0.0.1");
         shared.setPartitionCount(23);
+        // A topic keeps a message 10 s, not 30: a scenario can keep a consumer away for longer than that, so that it
+        // must ask the publisher for what expired meanwhile (ADR 0093), in a fraction of the saga's time-out.
+        shared.getTopic().setTtl(TOPIC_TTL);
         shared.getProperties().putAll(HazelcastTestClusters.FAST_JOIN);
         for (String service : List.of("account", "inventory", "order", "payment")) {
             databases.put(service, TestPostgres.newDatabase());
