@@ -21,6 +21,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
@@ -52,6 +54,8 @@ public final class ReliableTopicEventBus implements EventPublisher {
     private final Duration publishTimeout;
     private final Replays replays;
     private final Set<TopicSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+    /** Pauses and resubscriptions, one at a time and in the order the client's lifecycle asked for them. */
+    private final ExecutorService reconnections;
 
     public ReliableTopicEventBus(HazelcastInstance shared, String topicPrefix, int shards, Duration publishTimeout) {
         if (shards < 1) {
@@ -62,13 +66,22 @@ public final class ReliableTopicEventBus implements EventPublisher {
         this.shards = shards;
         this.publishTimeout = publishTimeout;
         this.replays = new Replays(shared, topicPrefix + REPLAYS_SUFFIX);
+        this.reconnections = Executors.newSingleThreadExecutor(
+                Thread.ofVirtual().name("resubscribe-" + topicPrefix).factory());
         // A client that connects again may have connected to a new cluster (the shared cluster restarted; Hazelcast
         // tells a listener only when it switches to a failover cluster): its listeners' sequences would point into
         // ringbuffers that are gone. Every topic is subscribed again, through its checkpoint, which resumes where it
         // was if the ringbuffer is the same. Off the client's own thread, which must not wait for the reads it makes.
+        //
+        // Until then a client's listeners stop at once when it loses its connection: one left running would read the
+        // new cluster's ringbuffers from its old sequence as soon as the client is back, before its subscription is
+        // made again, skipping the messages below that sequence and remembering a checkpoint the new ringbuffer then
+        // confirms, so that nothing would find the gap (ADR 0093).
         shared.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleState.CLIENT_CONNECTED && !subscriptions.isEmpty()) {
-                Thread.ofVirtual().name("resubscribe-" + topicPrefix).start(this::resubscribeAll);
+            if (event.getState() == LifecycleState.CLIENT_DISCONNECTED) {
+                reconnections.execute(() -> subscriptions.forEach(TopicSubscription::pause));
+            } else if (event.getState() == LifecycleState.CLIENT_CONNECTED && !subscriptions.isEmpty()) {
+                reconnections.execute(this::resubscribeAll);
             }
         });
     }
@@ -313,6 +326,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
         private final String topicName;
         private final CheckpointStore checkpoints;
         private final PositionedListener listener;
+        private ITopic<EventMessage> topic;
         private UUID id;
         private boolean cancelled;
 
@@ -327,10 +341,8 @@ public final class ReliableTopicEventBus implements EventPublisher {
             if (cancelled) {
                 return;
             }
-            ITopic<EventMessage> topic = shared.getReliableTopic(topicName);
-            if (id != null) {
-                topic.removeMessageListener(id);
-            }
+            pause();
+            topic = shared.getReliableTopic(topicName);
             Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
             id = topic.addMessageListener(new TopicListener(
                     topicName,
@@ -341,13 +353,22 @@ public final class ReliableTopicEventBus implements EventPublisher {
             subscriptions.add(this);
         }
 
+        /**
+         * Stops the listener until {@link #start()}: no more reads, no more messages. Local to this instance, so it
+         * works while a client is disconnected.
+         */
+        synchronized void pause() {
+            if (id != null) {
+                topic.removeMessageListener(id);
+                id = null;
+            }
+        }
+
         @Override
         public synchronized void cancel() {
             cancelled = true;
             subscriptions.remove(this);
-            if (id != null) {
-                shared.getReliableTopic(topicName).removeMessageListener(id);
-            }
+            pause();
         }
     }
 

@@ -17,10 +17,12 @@ import io.sagaflow.framework.test.messaging.InMemoryCheckpoints;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -239,6 +241,62 @@ class ReliableTopicEventBusIT {
 
     private Ringbuffer<Object> ringbuffer(String topic) {
         return shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topic);
+    }
+
+    /**
+     * A client's listener stops when the client loses the cluster. Left running, it read the restarted cluster's
+     * ringbuffer from its old sequence as soon as the client was back, before the subscription was made again: it
+     * skipped the messages below that sequence and remembered a checkpoint the new ringbuffer confirmed, so the
+     * subscription made again resumed there and nothing noticed the gap (ADR 0093).
+     */
+    @Test
+    void aClientsListenerStopsWhileTheClientIsAway_soThatARestartedClustersFirstMessagesAreNotSkipped() {
+        SagaflowHazelcastProperties.Shared settings = clusters.newSharedCluster();
+        HazelcastInstance before = clusters.startSharedMember(settings);
+        ClientConfig config = HazelcastConfigs.sharedClient(settings, null);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(500);
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        try {
+            ReliableTopicEventBus clientBus =
+                    new ReliableTopicEventBus(client, HazelcastNames.EVENT_TOPIC_PREFIX, 16, Duration.ofSeconds(30));
+            Queue<EventMessage> received = new ConcurrentLinkedQueue<>();
+            // The subscriptions are made again one after the other, each with a read of its checkpoint (from the
+            // database, in a service) and of its ringbuffer; here the first such read takes 3 s, and the listeners
+            // of the other topics have long read the new ringbuffers when it is their turn.
+            InMemoryCheckpoints stored = new InMemoryCheckpoints();
+            AtomicBoolean slowRead = new AtomicBoolean();
+            CheckpointStore checkpoints = new CheckpointStore() {
+                @Override
+                public Optional<Checkpoint> load(String consumer, String topic) {
+                    if (slowRead.getAndSet(false)) {
+                        await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
+                    }
+                    return stored.load(consumer, topic);
+                }
+
+                @Override
+                public void remember(String consumer, String topic, Checkpoint checkpoint) {
+                    stored.remember(consumer, topic, checkpoint);
+                }
+            };
+            clientBus.subscribe("reader", Set.of("order"), checkpoints, received::add);
+            List<EventMessage> first = messages("order", 64);
+            new ReliableTopicEventBus(before, HazelcastNames.EVENT_TOPIC_PREFIX, 16, Duration.ofSeconds(30))
+                    .publish(first);
+            await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == first.size());
+
+            slowRead.set(true);
+            clusters.kill(before);
+            HazelcastInstance after = clusters.startSharedMember(settings);
+            // Published before the client is back: more than the listeners had read of the old ringbuffers.
+            List<EventMessage> second = messages("order", 256);
+            new ReliableTopicEventBus(after, HazelcastNames.EVENT_TOPIC_PREFIX, 16, Duration.ofSeconds(30))
+                    .publish(second);
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.containsAll(second));
+        } finally {
+            client.getLifecycleService().terminate();
+        }
     }
 
     private static List<EventMessage> messages(String publisher, int count) {
