@@ -24,8 +24,11 @@ public class SagaflowOutboxProperties {
      */
     private Set<String> publishers = Set.of();
 
-    /** How much earlier than the time a consumer asks for events are published again: above the outbox's lag. */
-    private Duration replayMargin = Duration.ofMinutes(1);
+    /**
+     * How much earlier than the time a consumer asks for events are published again at least: above the outbox's usual
+     * lag; a relay that saw longer lags lately reaches back by those (ADR 0093).
+     */
+    private Duration replayMargin = Duration.ofSeconds(10);
 
     /** The oldest event published again: below every consumer's processed-event retention. */
     private Duration replayMaxAge = Duration.ofHours(12);

@@ -99,6 +99,8 @@ public final class OutboxRelay {
     private Runnable stopShareChanges = () -> {};
     private Runnable stopReplayRequests = () -> {};
     private Instant nextPrune = Instant.EPOCH;
+    /** The longest outbox lag of the rows published lately, which a replay reaches back at least (ADR 0093). */
+    private final RecentLongest longestLag = new RecentLongest(Duration.ofMinutes(5));
     /** Rows published but not deleted yet; only the relay thread touches them. */
     private Published toDelete = Published.NONE;
 
@@ -259,7 +261,7 @@ public final class OutboxRelay {
             return;
         }
         try {
-            replay.answer();
+            replay.answer(longestLag.over(clock.instant()));
         } catch (RuntimeException e) {
             replayAsked.set(true);
             throw e;
@@ -289,7 +291,10 @@ public final class OutboxRelay {
         toDelete = Published.of(rows);
         Instant now = clock.instant();
         for (Row row : rows) {
-            lag.record(Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now));
+            Duration rowLag =
+                    Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now);
+            lag.record(rowLag);
+            longestLag.record(rowLag, now);
         }
         publishedCount.increment(rows.size());
         return rows.size();

@@ -31,8 +31,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * once more and deduplicates them (ADR 0004, 0020); those it missed reach it now.
  *
  * <p>What a topic carried since a time is not recorded: a row is deleted once published (ADR 0046). It is
- * approximated by the events appended since that time less {@code margin}: an event is appended before it is published,
- * by at most the outbox's lag at the time, which the margin must exceed. Never older than {@code maxAge}: an event
+ * approximated by the events appended since that time less a reach back: an event is appended before it is published,
+ * by its outbox lag, which the reach back must exceed. It is {@code margin}, or the longest lag of the rows the relay
+ * published in the last five to ten minutes if that is longer (a backlog). Never older than {@code maxAge}: an event
  * older than a consumer's processed-event retention would be handled as new (ADR 0004), so {@code maxAge} must stay
  * below every consumer's.
  *
@@ -73,7 +74,7 @@ public final class OutboxReplay {
      *     the services it consumes)
      * @param types the service's registry
      * @param buckets the outbox's buckets ({@link OutboxSettings#buckets()})
-     * @param margin how much earlier than a request's time events are resent: above the outbox's longest lag
+     * @param margin how much earlier than a request's time events are resent at least: above the outbox's usual lag
      * @param maxAge the oldest event resent: below every consumer's processed-event retention
      */
     public OutboxReplay(
@@ -117,9 +118,12 @@ public final class OutboxReplay {
      * Answers every pending request for a topic of this service's publishers: puts the events back into the outbox and
      * marks the requests answered.
      *
+     * @param longestRecentLag the longest outbox lag of the rows this replica published lately: the replay reaches
+     *     back by this much if it is more than the margin
      * @return how many events went back into the outbox
      */
-    public int answer() {
+    public int answer(Duration longestRecentLag) {
+        Duration reach = longestRecentLag.compareTo(margin) > 0 ? longestRecentLag : margin;
         if (publishers.isEmpty()) {
             return 0;
         }
@@ -130,7 +134,7 @@ public final class OutboxReplay {
         Instant oldest = clock.instant().minus(maxAge);
         Map<String, Instant> from = new HashMap<>();
         requests.forEach((topic, since) -> {
-            Instant start = Instant.ofEpochMilli(since).minus(margin);
+            Instant start = Instant.ofEpochMilli(since).minus(reach);
             if (start.isBefore(oldest)) {
                 log.warn(
                         "a consumer of {} asked for what it published since {}; only events appended since {} are"
