@@ -72,7 +72,8 @@ public final class OutboxRelay {
      */
     static final String DELETE_PUBLISHED_AND_SELECT_PENDING = "with deleted as (" + DELETE_PUBLISHED + ")"
             + " select id, event_id::text, stream_id, stream_version, type,"
-            + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload, ctid::text"
+            + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload, ctid::text,"
+            + " created_at"
             + " from outbox where published_at is null and bucket = any(?) and id <> all(?)"
             + " order by id limit ?";
 
@@ -144,7 +145,7 @@ public final class OutboxRelay {
         this.clock = clock;
         this.publishedCount = meters.counter("sagaflow.outbox.published");
         this.lag = Timer.builder("sagaflow.outbox.lag")
-                .description("Time from an event's append to its publication on the shared topic")
+                .description("Time from an outbox row's insert, with its event or by a replay, to its publication")
                 .publishPercentileHistogram()
                 .register(meters);
         this.select = Timer.builder("sagaflow.outbox.select")
@@ -291,8 +292,9 @@ public final class OutboxRelay {
         toDelete = Published.of(rows);
         Instant now = clock.instant();
         for (Row row : rows) {
-            Duration rowLag =
-                    Duration.between(Instant.EPOCH.plus(row.message().occurredAtMicros(), ChronoUnit.MICROS), now);
+            // From the row's insert: the append's for most, the replay's for one put back (ADR 0093), which would
+            // otherwise count the age of its event.
+            Duration rowLag = Duration.between(row.insertedAt(), now);
             lag.record(rowLag);
             longestLag.record(rowLag, now);
         }
@@ -336,6 +338,7 @@ public final class OutboxRelay {
                     rows.add(new Row(
                             rs.getLong(1),
                             rs.getString(13),
+                            rs.getTimestamp(14).toInstant(),
                             new EventMessage(
                                     rs.getString(2),
                                     publisherOf(type),
@@ -419,7 +422,7 @@ public final class OutboxRelay {
         }
     }
 
-    private record Row(long id, String tid, EventMessage message) {}
+    private record Row(long id, String tid, Instant insertedAt, EventMessage message) {}
 
     /** The rows of a published batch: their places in the heap ({@code ctid}) and their ids, in the same order. */
     private record Published(String[] tids, Long[] ids) {
