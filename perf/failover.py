@@ -38,6 +38,12 @@ down with it while events flow, and the other replica takes the dead one's share
 saga's messages to and from inventory and payment cross those topics, so a message lost or skipped there shows as a
 saga that does not end CONFIRMED.
 
+With --victim-service shared-cluster the victim is the shared cluster's only member, a process of its own (perf/failover
+--service shared-cluster): every topic's ringbuffer dies with it, with what the consumers had not read yet, and a
+restart (--rejoin-at) brings up an empty cluster. The services reconnect, and each consumer asks the publishers for what
+it missed (ADR 0093): a message lost for good shows as a saga that does not end CONFIRMED, or a registration the order
+service never learns.
+
 Each --register-every seconds (1; 0: none) the run also registers a customer and a product through the gateway, keyed,
 and at the end waits (up to --settle seconds) until the order service's copies know every one it was answered 201 for:
 the order service learns them only from their events on the shared cluster's topics, so one it never learns is an
@@ -48,7 +54,7 @@ orders in seconds, which is a measure of the JIT, not of failover.
 
     python3 perf/failover.py --customer ID --product ID --victim PID [--rate 40] [--seconds 30] [--kill-at 10]
         [--warmup 30] [--settle 90] [--survivor-log FILE | --victim-role master|non-master] [--signal KILL|TERM] [--unkeyed]
-        [--rejoin-at S --rejoin-command CMD] [--victim-service order|account|inventory|payment]
+        [--rejoin-at S --rejoin-command CMD] [--victim-service order|account|inventory|payment|shared-cluster]
         [--register-every 1] OUT
 """
 
@@ -363,10 +369,14 @@ def describe(summary):
     verdict = "PASS" if passed(summary) else "FAIL"
     orders = "keyed orders" if summary["keyed"] else "orders without a key"
     service = summary.get("victim_service", "order")
-    victim = ({True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
-              if service == "order" else "with its member of the shared cluster")
+    if service == "shared-cluster":
+        victim = "the shared cluster's only member, with every ringbuffer,"
+    else:
+        role = ({True: "the master", False: "not the master", None: "master unknown"}[summary["killed_the_master"]]
+                if service == "order" else "with its member of the shared cluster")
+        victim = f"one {service} replica ({role})"
     how = "killed" if summary["signal"] == "KILL" else f"sent SIG{summary['signal']}"
-    return (f"{verdict}: {summary['sent']} {orders}, one {service} replica ({victim}) {how} at "
+    return (f"{verdict}: {summary['sent']} {orders}, {victim} {how} at "
             f"{summary['killed_at_s']} s; answers {summary['answers']}; not created "
             f"{summary['not_created_by_code'] or 'none'}; orders placed twice {len(summary['placed_more_than_once'])}, "
             f"placed though refused {len(summary['placed_but_refused'])}, placed after a 502/504 "
@@ -449,7 +459,8 @@ def main(argv):
     parser.add_argument("--unkeyed", action="store_true", help="orders without an Idempotency-Key")
     parser.add_argument("--rejoin-at", type=float, help="seconds into the run to start the replica again")
     parser.add_argument("--rejoin-command", help="the command that starts it and returns once it is healthy")
-    parser.add_argument("--victim-service", choices=("order", "account", "inventory", "payment"), default="order",
+    parser.add_argument("--victim-service", choices=("order", "account", "inventory", "payment", "shared-cluster"),
+                        default="order",
                         help="the service whose replica --victim is")
     parser.add_argument("--register-every", type=float, default=1.0,
                         help="seconds between the customers and products registered during the run (0: none)")

@@ -161,6 +161,11 @@ class FailoverTest(unittest.TestCase):
         self.assertTrue(failover.describe(summary).startswith(
             "PASS: 1 keyed orders, one payment replica (with its member of the shared cluster) killed at 10 s"))
 
+    def test_the_shared_clusters_kill_is_described_as_the_loss_of_every_ringbuffer(self):
+        summary = failover.summarise({"k1": answer(201)}, {"k1": ["o1"]}, 10, victim_service="shared-cluster")
+        self.assertTrue(failover.describe(summary).startswith(
+            "PASS: 1 keyed orders, the shared cluster's only member, with every ringbuffer, killed at 10 s"))
+
     def test_every_customer_and_product_registered_must_be_created_and_known_to_the_order_service(self):
         registrations = [{"customers": (201, "c1"), "products": (201, "p1")},
                          {"customers": (201, "c2"), "products": (201, "p2")}]
