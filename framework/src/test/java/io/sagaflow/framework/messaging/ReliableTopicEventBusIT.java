@@ -106,9 +106,7 @@ class ReliableTopicEventBusIT {
     void aClientsSubscriberReadsARestartedClusterFromItsHead() {
         SagaflowHazelcastProperties.Shared settings = clusters.newSharedCluster();
         HazelcastInstance before = clusters.startSharedMember(settings);
-        ClientConfig config = HazelcastConfigs.sharedClient(settings, null);
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(500);
-        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        HazelcastInstance client = clientOf(settings);
         try {
             ReliableTopicEventBus clientBus =
                     new ReliableTopicEventBus(client, HazelcastNames.EVENT_TOPIC_PREFIX, 1, Duration.ofSeconds(30));
@@ -253,9 +251,7 @@ class ReliableTopicEventBusIT {
     void aClientsListenerStopsWhileTheClientIsAway_soThatARestartedClustersFirstMessagesAreNotSkipped() {
         SagaflowHazelcastProperties.Shared settings = clusters.newSharedCluster();
         HazelcastInstance before = clusters.startSharedMember(settings);
-        ClientConfig config = HazelcastConfigs.sharedClient(settings, null);
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(500);
-        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        HazelcastInstance client = clientOf(settings);
         try {
             ReliableTopicEventBus clientBus =
                     new ReliableTopicEventBus(client, HazelcastNames.EVENT_TOPIC_PREFIX, 16, Duration.ofSeconds(30));
@@ -297,6 +293,13 @@ class ReliableTopicEventBusIT {
         } finally {
             client.getLifecycleService().terminate();
         }
+    }
+
+    /** A client of the shared cluster {@code settings}, which retries a lost connection every half second at most. */
+    private static HazelcastInstance clientOf(SagaflowHazelcastProperties.Shared settings) {
+        ClientConfig config = HazelcastConfigs.sharedClient(settings, null);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setMaxBackoffMillis(500);
+        return HazelcastClient.newHazelcastClient(config);
     }
 
     private static List<EventMessage> messages(String publisher, int count) {

@@ -98,13 +98,9 @@ class OutboxReplayIT {
         startSharedCluster(TTL);
         startRelay(bus(sharedMember));
         ReliableTopicEventBus consumerBus = bus(sharedMember);
-        Subscription subscription = subscribe(consumerBus);
-        Set<String> handled = append(10);
-        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(handled));
-        subscription.cancel();
+        Set<String> handled = handleThenLeave(consumerBus, 10);
 
-        Set<String> missed = append(20);
-        await().atMost(Duration.ofSeconds(30)).until(() -> pending() == 0);
+        Set<String> missed = appendAndPublish(20);
         awaitExpired(consumerBus);
         subscribe(consumerBus);
 
@@ -131,8 +127,7 @@ class OutboxReplayIT {
         });
         Set<String> first = append(1);
         await().atMost(Duration.ofSeconds(30)).until(() -> firstHeld.getCount() == 0);
-        Set<String> skipped = append(20);
-        await().atMost(Duration.ofSeconds(30)).until(() -> pending() == 0);
+        Set<String> skipped = appendAndPublish(20);
         awaitExpired(consumerBus);
         release.countDown();
         // The listener reads on from the oldest message held, and learns of the loss from the next message's
@@ -151,13 +146,9 @@ class OutboxReplayIT {
         HazelcastInstance consumerClient = client();
         startRelay(bus(relayClient));
         ReliableTopicEventBus consumerBus = bus(consumerClient);
-        Subscription subscription = subscribe(consumerBus);
-        Set<String> handled = append(10);
-        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(handled));
-        subscription.cancel();
+        Set<String> handled = handleThenLeave(consumerBus, 10);
         // Published to the shared cluster, never read by the consumer: gone with the cluster.
-        Set<String> lost = append(20);
-        await().atMost(Duration.ofSeconds(30)).until(() -> pending() == 0);
+        Set<String> lost = appendAndPublish(20);
 
         clusters.kill(sharedMember);
         HazelcastInstance restarted = clusters.startSharedMember(shared);
@@ -178,12 +169,8 @@ class OutboxReplayIT {
         startSharedCluster(Duration.ofSeconds(30));
         startRelay(bus(sharedMember));
         ReliableTopicEventBus consumerBus = bus(sharedMember);
-        Subscription subscription = subscribe(consumerBus);
-        Set<String> handled = append(10);
-        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(handled));
-        subscription.cancel();
-        Set<String> later = append(5);
-        await().atMost(Duration.ofSeconds(30)).until(() -> pending() == 0);
+        Set<String> handled = handleThenLeave(consumerBus, 10);
+        Set<String> later = appendAndPublish(5);
 
         subscribe(consumerBus);
 
@@ -238,6 +225,22 @@ class OutboxReplayIT {
         HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
         clients.add(client);
         return client;
+    }
+
+    /** The consumer handles {@code count} new events and leaves: its checkpoint names the last. Returns their ids. */
+    private Set<String> handleThenLeave(ReliableTopicEventBus consumerBus, int count) {
+        Subscription subscription = subscribe(consumerBus);
+        Set<String> handled = append(count);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(handled));
+        subscription.cancel();
+        return handled;
+    }
+
+    /** {@link #append}, then waits until the relay has published them. */
+    private Set<String> appendAndPublish(int count) {
+        Set<String> ids = append(count);
+        await().atMost(Duration.ofSeconds(30)).until(() -> pending() == 0);
+        return ids;
     }
 
     /** Appends one event to each of {@code count} new streams; returns their event ids. */
