@@ -90,6 +90,7 @@ public final class OutboxRelay {
     private final AtomicBoolean sharesChanged = new AtomicBoolean(true);
     private final OutboxReplay replay;
     private final AtomicBoolean replayAsked = new AtomicBoolean(true);
+    private final AtomicBoolean answering = new AtomicBoolean();
     private final Set<String> undeclared = ConcurrentHashMap.newKeySet();
     private final AtomicLong backlog = new AtomicLong();
     private final Counter publishedCount;
@@ -255,18 +256,30 @@ public final class OutboxRelay {
 
     /**
      * Puts back into the outbox what consumers asked to be published again, if one asked since the last look and this
-     * relay holds bucket 0: one relay of the service answers (ADR 0093).
+     * relay holds bucket 0: one relay of the service answers (ADR 0093). On a thread of its own, one answer at a time,
+     * so that the relay goes on publishing meanwhile, the rows put back among them.
      */
     private void answerReplaysIfAsked() {
-        if (replay == null || !replayAsked.getAndSet(false) || !leases.held().contains(0)) {
+        if (replay == null
+                || answering.get()
+                || !replayAsked.getAndSet(false)
+                || !leases.held().contains(0)) {
             return;
         }
-        try {
-            replay.answer(longestLag.over(clock.instant()));
-        } catch (RuntimeException e) {
-            replayAsked.set(true);
-            throw e;
-        }
+        Duration reach = longestLag.over(clock.instant());
+        answering.set(true);
+        Thread.ofVirtual().name("outbox-replay").start(() -> {
+            try {
+                replay.answer(reach);
+            } catch (RuntimeException e) {
+                log.warn("could not put back into the outbox what consumers asked for again; retrying", e);
+                sleepQuietly(settings.pollInterval());
+                replayAsked.set(true);
+            } finally {
+                answering.set(false);
+                signal.signal();
+            }
+        });
     }
 
     /**

@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -49,6 +50,9 @@ public final class OutboxReplay {
     static final String APPENDED_SINCE = "select event_id, stream_id, type, occurred_at from es_event"
             + " where occurred_at >= ? and type = any(?) order by transaction_id, global_sequence";
 
+    /** How many events are put back into the outbox in one statement, unless told otherwise. */
+    static final int BATCH = 10_000;
+
     /** Outbox rows for the given events, with the given buckets, inserted in the order given. */
     static final String OUTBOX_AGAIN = "insert into outbox (bucket, event_id, stream_id, stream_version, type,"
             + " schema_version, occurred_at, correlation_id, causation_id, traceparent, tracestate, payload)"
@@ -67,6 +71,7 @@ public final class OutboxReplay {
     private final Map<String, String> publisherByType;
     private final Set<String> publishers;
     private final Counter resent;
+    private final int batchSize;
 
     /**
      * @param jdbc the service's database, on connections that plan as usual
@@ -88,6 +93,23 @@ public final class OutboxReplay {
             Duration maxAge,
             MeterRegistry meters,
             Clock clock) {
+        this(jdbc, bus, publishers, types, signal, buckets, margin, maxAge, meters, clock, BATCH);
+    }
+
+    /** As the public constructor, putting back {@code batchSize} events a statement. */
+    OutboxReplay(
+            JdbcTemplate jdbc,
+            ReliableTopicEventBus bus,
+            Set<String> publishers,
+            EventTypeRegistry types,
+            OutboxSignal signal,
+            int buckets,
+            Duration margin,
+            Duration maxAge,
+            MeterRegistry meters,
+            Clock clock,
+            int batchSize) {
+        this.batchSize = batchSize;
         this.jdbc = jdbc;
         this.bus = bus;
         this.signal = signal;
@@ -148,32 +170,41 @@ public final class OutboxReplay {
         });
         Instant earliest = from.values().stream().min(Instant::compareTo).orElseThrow();
         Map<String, Integer> counts = new HashMap<>();
-        List<UUID> events = new ArrayList<>();
-        List<Integer> eventBuckets = new ArrayList<>();
-        jdbc.query(
-                APPENDED_SINCE,
-                rs -> {
-                    String streamId = rs.getString(2);
-                    String topic = bus.topicName(publisherByType.get(rs.getString(3)), bus.shardOf(streamId));
-                    Instant start = from.get(topic);
-                    if (start != null && !rs.getTimestamp(4).toInstant().isBefore(start)) {
-                        events.add(rs.getObject(1, UUID.class));
-                        eventBuckets.add(OutboxWriter.bucketOf(streamId, buckets));
-                        counts.merge(topic, 1, Integer::sum);
+        Batch batch = new Batch();
+        // Streamed through a cursor (a fetch size works only outside autocommit) and put back a batch at a time on
+        // other connections, so that a long reach back holds neither all its events in memory nor its rows from the
+        // relays until the end.
+        jdbc.execute((ConnectionCallback<Void>) connection -> {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try (var statement = connection.prepareStatement(APPENDED_SINCE)) {
+                statement.setFetchSize(batchSize);
+                statement.setTimestamp(1, Timestamp.from(earliest));
+                statement.setArray(
+                        2,
+                        connection.createArrayOf(
+                                "text", publisherByType.keySet().toArray()));
+                try (var rs = statement.executeQuery()) {
+                    while (rs.next()) {
+                        String streamId = rs.getString(2);
+                        String topic = bus.topicName(publisherByType.get(rs.getString(3)), bus.shardOf(streamId));
+                        Instant start = from.get(topic);
+                        if (start != null && !rs.getTimestamp(4).toInstant().isBefore(start)) {
+                            batch.add(rs.getObject(1, UUID.class), OutboxWriter.bucketOf(streamId, buckets));
+                            counts.merge(topic, 1, Integer::sum);
+                            if (batch.size() == batchSize) {
+                                putBack(batch);
+                            }
+                        }
                     }
-                },
-                Timestamp.from(earliest),
-                publisherByType.keySet().toArray(String[]::new));
-        if (!events.isEmpty()) {
-            jdbc.update(connection -> {
-                var statement = connection.prepareStatement(OUTBOX_AGAIN);
-                statement.setArray(1, connection.createArrayOf("uuid", events.toArray()));
-                statement.setArray(2, connection.createArrayOf("integer", eventBuckets.toArray()));
-                return statement;
-            });
-            signal.committed(bucketsOf(eventBuckets));
-            resent.increment(events.size());
-        }
+                }
+                putBack(batch);
+                connection.commit();
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+            return null;
+        });
         requests.forEach((topic, since) -> {
             boolean answered = bus.replays().answered(topic, since);
             log.info(
@@ -184,7 +215,23 @@ public final class OutboxReplay {
                     Instant.ofEpochMilli(since),
                     answered ? "" : "; asked again for earlier meanwhile");
         });
-        return events.size();
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** Inserts the outbox rows of {@code batch}'s events, in its order, wakes their relays, and empties it. */
+    private void putBack(Batch batch) {
+        if (batch.size() == 0) {
+            return;
+        }
+        jdbc.update(connection -> {
+            var statement = connection.prepareStatement(OUTBOX_AGAIN);
+            statement.setArray(1, connection.createArrayOf("uuid", batch.events.toArray()));
+            statement.setArray(2, connection.createArrayOf("integer", batch.buckets.toArray()));
+            return statement;
+        });
+        signal.committed(bucketsOf(batch.buckets));
+        resent.increment(batch.size());
+        batch.clear();
     }
 
     /** The topic families of the events this service appends. */
@@ -197,6 +244,27 @@ public final class OutboxReplay {
             return publishers.contains(bus.publisherOf(topic));
         } catch (IllegalArgumentException e) {
             return false;
+        }
+    }
+
+    /** Events to put back, with their buckets, in append order. */
+    private static final class Batch {
+
+        final List<UUID> events = new ArrayList<>();
+        final List<Integer> buckets = new ArrayList<>();
+
+        void add(UUID event, int bucket) {
+            events.add(event);
+            buckets.add(bucket);
+        }
+
+        int size() {
+            return events.size();
+        }
+
+        void clear() {
+            events.clear();
+            buckets.clear();
         }
     }
 

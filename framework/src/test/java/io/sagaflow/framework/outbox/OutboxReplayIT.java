@@ -195,7 +195,9 @@ class OutboxReplayIT {
                 Duration.ofSeconds(1),
                 Duration.ofHours(12),
                 meters,
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                // A few events a statement: every replay here takes several.
+                7);
         relay = new OutboxRelay(
                 stores.jdbc(),
                 leases,
