@@ -265,7 +265,8 @@ public class SagaflowEventStoreAutoConfiguration {
                         properties.getReplayMargin(),
                         properties.getReplayMaxAge(),
                         registry,
-                        clock);
+                        clock,
+                        OutboxReplay.BATCH);
         return new OutboxRelay(
                 new JdbcTemplate(relayDataSource.dataSource()),
                 leases,

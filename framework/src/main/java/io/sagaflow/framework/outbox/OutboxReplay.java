@@ -34,7 +34,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>What a topic carried since a time is not recorded: a row is deleted once published (ADR 0046). It is
  * approximated by the events appended since that time less a reach back: an event is appended before it is published,
  * by its outbox lag, which the reach back must exceed. It is {@code margin}, or the longest lag of the rows the relay
- * published in the last five to ten minutes if that is longer (a backlog). Never older than {@code maxAge}: an event
+ * published in the last five minutes or so if that is longer (a backlog). Never older than {@code maxAge}: an event
  * older than a consumer's processed-event retention would be handled as new (ADR 0004), so {@code maxAge} must stay
  * below every consumer's.
  *
@@ -50,8 +50,8 @@ public final class OutboxReplay {
     static final String APPENDED_SINCE = "select event_id, stream_id, type, occurred_at from es_event"
             + " where occurred_at >= ? and type = any(?) order by transaction_id, global_sequence";
 
-    /** How many events are put back into the outbox in one statement, unless told otherwise. */
-    static final int BATCH = 10_000;
+    /** How many events a service puts back into the outbox in one statement. */
+    public static final int BATCH = 10_000;
 
     /** Outbox rows for the given events, with the given buckets, inserted in the order given. */
     static final String OUTBOX_AGAIN = "insert into outbox (bucket, event_id, stream_id, stream_version, type,"
@@ -81,23 +81,9 @@ public final class OutboxReplay {
      * @param buckets the outbox's buckets ({@link OutboxSettings#buckets()})
      * @param margin how much earlier than a request's time events are resent at least: above the outbox's usual lag
      * @param maxAge the oldest event resent: below every consumer's processed-event retention
+     * @param batchSize how many events go back into the outbox in one statement ({@link #BATCH} in a service)
      */
     public OutboxReplay(
-            JdbcTemplate jdbc,
-            ReliableTopicEventBus bus,
-            Set<String> publishers,
-            EventTypeRegistry types,
-            OutboxSignal signal,
-            int buckets,
-            Duration margin,
-            Duration maxAge,
-            MeterRegistry meters,
-            Clock clock) {
-        this(jdbc, bus, publishers, types, signal, buckets, margin, maxAge, meters, clock, BATCH);
-    }
-
-    /** As the public constructor, putting back {@code batchSize} events a statement. */
-    OutboxReplay(
             JdbcTemplate jdbc,
             ReliableTopicEventBus bus,
             Set<String> publishers,

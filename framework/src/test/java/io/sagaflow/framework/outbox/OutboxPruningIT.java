@@ -56,6 +56,7 @@ class OutboxPruningIT {
                 new OutboxSignal(),
                 Counter.registry(),
                 settings,
+                null,
                 new SimpleMeterRegistry(),
                 Clock.systemUTC());
 

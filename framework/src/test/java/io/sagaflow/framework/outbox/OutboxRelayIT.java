@@ -313,6 +313,7 @@ class OutboxRelayIT {
                 signal,
                 Counter.registry(),
                 settings,
+                null,
                 meters,
                 Clock.systemUTC());
         relays.add(relay);
