@@ -101,23 +101,8 @@ public final class OutboxRelay {
     private Runnable stopShareChanges = () -> {};
     private Runnable stopReplayRequests = () -> {};
     private Instant nextPrune = Instant.EPOCH;
-    /** The longest outbox lag of the rows published lately, which a replay reaches back at least (ADR 0093). */
-    private final RecentLongest longestLag = new RecentLongest(Duration.ofMinutes(5));
     /** Rows published but not deleted yet; only the relay thread touches them. */
     private Published toDelete = Published.NONE;
-
-    public OutboxRelay(
-            JdbcTemplate jdbc,
-            LeaseTable leases,
-            HazelcastInstance member,
-            EventPublisher publisher,
-            OutboxSignal signal,
-            EventTypeRegistry types,
-            OutboxSettings settings,
-            MeterRegistry meters,
-            Clock clock) {
-        this(jdbc, leases, member, publisher, signal, types, settings, null, meters, clock);
-    }
 
     /**
      * @param replay answers the consumers' requests to publish again, when this relay holds bucket 0 (ADR 0093), or
@@ -145,9 +130,11 @@ public final class OutboxRelay {
         this.settings = settings;
         this.clock = clock;
         this.publishedCount = meters.counter("sagaflow.outbox.published");
+        // Its maximum is kept over the last five minutes or so: a replay reaches back at least by it (ADR 0093).
         this.lag = Timer.builder("sagaflow.outbox.lag")
                 .description("Time from an outbox row's insert, with its event or by a replay, to its publication")
                 .publishPercentileHistogram()
+                .distributionStatisticExpiry(Duration.ofMinutes(5))
                 .register(meters);
         this.select = Timer.builder("sagaflow.outbox.select")
                 .description("Time to delete the last published batch and select the next, per batch")
@@ -266,7 +253,7 @@ public final class OutboxRelay {
                 || !leases.held().contains(0)) {
             return;
         }
-        Duration reach = longestLag.over(clock.instant());
+        Duration reach = Duration.ofNanos((long) lag.max(TimeUnit.NANOSECONDS));
         answering.set(true);
         Thread.ofVirtual().name("outbox-replay").start(() -> {
             try {
@@ -307,9 +294,7 @@ public final class OutboxRelay {
         for (Row row : rows) {
             // From the row's insert: the append's for most, the replay's for one put back (ADR 0093), which would
             // otherwise count the age of its event.
-            Duration rowLag = Duration.between(row.insertedAt(), now);
-            lag.record(rowLag);
-            longestLag.record(rowLag, now);
+            lag.record(Duration.between(row.insertedAt(), now));
         }
         publishedCount.increment(rows.size());
         return rows.size();
