@@ -46,6 +46,20 @@ public record SagaState(
     public static final SagaState NONE = new SagaState(
             null, null, null, null, null, false, false, false, false, false, false, 0, null, null, null, null);
 
+    /**
+     * A saga that ended {@code status} ({@link SagaStatus#isFinal() final}), as any message sees it: since no message
+     * changes such a saga, its status is all a decision needs of it, and the rest of its state is left out.
+     *
+     * @throws IllegalArgumentException if {@code status} is not final
+     */
+    public static SagaState ended(UUID orderId, SagaStatus status) {
+        if (!status.isFinal()) {
+            throw new IllegalArgumentException("a saga that is " + status + " has not ended for good");
+        }
+        return new SagaState(
+                orderId, null, null, status, null, false, false, false, false, false, false, 0, null, null, null, null);
+    }
+
     public boolean exists() {
         return status != null;
     }

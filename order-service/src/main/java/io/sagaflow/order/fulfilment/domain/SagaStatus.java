@@ -25,4 +25,12 @@ public enum SagaStatus {
     public boolean isTerminal() {
         return this == CONFIRMED || this == CANCELLED || this == COMPENSATION_FAILED;
     }
+
+    /**
+     * Whether no message can change the saga any more: confirmed or cancelled. A quarantined saga is terminal but not
+     * final: an operator's retry or discard, or a compensation confirmed late, still moves it.
+     */
+    public boolean isFinal() {
+        return this == CONFIRMED || this == CANCELLED;
+    }
 }

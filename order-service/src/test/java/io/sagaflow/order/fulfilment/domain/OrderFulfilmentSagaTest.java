@@ -321,6 +321,58 @@ class OrderFulfilmentSagaTest {
         }
     }
 
+    /**
+     * What lets the runner decide a message for a saga that ended without reading its stream (ADR 0094): a confirmed
+     * or cancelled saga decides nothing whatever comes, and its status alone ({@link SagaState#ended}) decides as its
+     * whole history does.
+     */
+    @Test
+    void aConfirmedOrCancelledSagaDecidesNothingWhateverComes_onItsHistoryAsOnItsStatusAlone() {
+        List<SagaMessage> everyKind = List.of(
+                new OrderWasPlaced(ORDER),
+                new StockWasReserved(ORDER),
+                new StockWasNotReserved(ORDER, "OUT_OF_STOCK", "none left"),
+                new StockWasReleased(ORDER),
+                new PaymentWasCaptured(ORDER, PAYMENT, TOTAL),
+                new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"),
+                new PaymentWasSettled(ORDER, true),
+                new DeadlineReached(ORDER, DEADLINE),
+                new CancellationRequested(ORDER, "changed my mind", "customer"),
+                new CompensationRetryRequested(ORDER, "operator"),
+                new DiscardRequested(ORDER, "operator", "written off"));
+        assertThat(everyKind.stream().map(Object::getClass).distinct())
+                .as("one message of every kind")
+                .containsExactlyInAnyOrder(SagaMessage.class.getPermittedSubclasses());
+        List<List<DomainEvent>> endings = List.of(
+                given(PLACED).on(new PaymentWasCaptured(ORDER, PAYMENT, TOTAL)).history,
+                given(PLACED).on(new StockWasNotReserved(ORDER, "OUT_OF_STOCK", "none left")).history,
+                given(PLACED)
+                        .on(new PaymentWasDeclined(ORDER, "AMOUNT_ABOVE_LIMIT", "too much"))
+                        .on(new StockWasReleased(ORDER))
+                        .history,
+                given(PLACED)
+                        .on(new CancellationRequested(ORDER, "changed my mind", "customer"))
+                        .on(new StockWasReleased(ORDER))
+                        .on(new PaymentWasSettled(ORDER, true))
+                        .history);
+        for (List<DomainEvent> history : endings) {
+            SagaState whole = saga.replay(history);
+            assertThat(whole.status().isFinal()).as("%s ends the saga", history).isTrue();
+            SagaState statusAlone = SagaState.ended(ORDER, whole.status());
+            for (SagaMessage message : everyKind) {
+                assertThat(saga.on(whole, message, NOW))
+                        .as("%s after %s", message, history)
+                        .isEmpty();
+                assertThat(saga.on(statusAlone, message, NOW))
+                        .as("%s on %s alone", message, whole.status())
+                        .isEmpty();
+            }
+        }
+        assertThat(SagaStatus.COMPENSATION_FAILED.isFinal())
+                .as("a quarantined saga still takes an operator's hand")
+                .isFalse();
+    }
+
     private Given given(DomainEvent... history) {
         return new Given(List.of(history));
     }
