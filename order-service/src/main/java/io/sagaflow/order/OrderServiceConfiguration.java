@@ -292,9 +292,10 @@ class OrderServiceConfiguration {
             OrderFulfilmentSaga saga,
             HazelcastSagaDeadlines deadlines,
             HazelcastSagaInbox inbox,
+            SagaQueries sagas,
             Clock clock,
             MeterRegistry meters) {
-        return new SagaRunner(events, sagaflowTransactionTemplate, saga, deadlines, inbox, clock, meters);
+        return new SagaRunner(events, sagaflowTransactionTemplate, saga, deadlines, inbox, sagas, clock, meters);
     }
 
     @Bean

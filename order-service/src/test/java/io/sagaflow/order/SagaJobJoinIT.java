@@ -275,7 +275,7 @@ class SagaJobJoinIT {
         private final String member;
 
         RecordingRunner(HazelcastInstance member) {
-            super(null, null, null, null, null, null, new SimpleMeterRegistry());
+            super(null, null, null, null, null, null, null, new SimpleMeterRegistry());
             this.member = member.getName();
         }
 

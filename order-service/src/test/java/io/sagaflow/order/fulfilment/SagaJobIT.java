@@ -24,6 +24,7 @@ import io.sagaflow.order.contracts.OrderContracts;
 import io.sagaflow.order.contracts.OrderPlaced;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaDeadlines;
 import io.sagaflow.order.fulfilment.adapter.hazelcast.HazelcastSagaInbox;
+import io.sagaflow.order.fulfilment.adapter.postgres.SagaQueries;
 import io.sagaflow.order.fulfilment.application.SagaFeed;
 import io.sagaflow.order.fulfilment.application.SagaInboxEntry;
 import io.sagaflow.order.fulfilment.application.SagaRunner;
@@ -119,6 +120,9 @@ class SagaJobIT {
 
     @Autowired
     HazelcastSagaInbox inbox;
+
+    @Autowired
+    SagaQueries sagas;
 
     @Autowired
     CatalogCopies catalog;
@@ -662,7 +666,8 @@ class SagaJobIT {
         String stream = "order-" + order;
         List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
         // A second runner, as on another replica; the application's own `runner` plays the first.
-        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        SagaRunner replica =
+                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, meters);
         try {
             assertThat(replica.handle("r1", entry(new SagaMessage.StockWasReserved(order))))
                     .isEqualTo("CHARGING_PAYMENT");
@@ -670,7 +675,7 @@ class SagaJobIT {
             assertThat(runner.handle("r2", entry(captured(order)))).isEqualTo("CONFIRMED");
 
             assertThat(replica.handle("r3", entry(new SagaMessage.StockWasReserved(order))))
-                    .as("a stale prefix that decided nothing is checked, the message decided again on all of it")
+                    .as("a stale prefix that decided nothing is checked, the message decided again on the saga's end")
                     .isEqualTo("CONFIRMED");
             assertThat(replica.handle("r4", entry(new SagaMessage.StockWasReserved(order))))
                     .isEqualTo("CONFIRMED");
@@ -679,10 +684,43 @@ class SagaJobIT {
         }
 
         assertThat(reads)
-                .as("whole; after the kept 3 (the check of a decision to do nothing); whole again (the retry);"
-                        + " whole, as an ended saga is not kept")
-                .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L), Map.of(stream, 0L), Map.of(stream, 0L));
+                .as("whole; after the kept 3 (the check of a decision to do nothing); then nothing: the retry and the"
+                        + " next message find the saga confirmed in its view (ADR 0094)")
+                .containsExactly(Map.of(stream, 0L), Map.of(stream, 3L));
         assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_SAGA);
+    }
+
+    @Test
+    void aRunnerDecidesAnswersDeliveredAgainAfterTheirSagasEnded_withoutReadingThoseStreams() throws Exception {
+        List<UUID> ended = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            UUID order = orderIdOf(placeOrder());
+            awaitPublished("OrderPlaced", order);
+            assertThat(runner.handle("e-" + order, entry(captured(order)))).isEqualTo("CONFIRMED");
+            ended.add(order);
+        }
+        UUID running = orderIdOf(placeOrder());
+        awaitPublished("OrderPlaced", running);
+        List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
+        // A replica that kept nothing of these sagas, as after a restart, handed payment's answers again (a replay).
+        SagaRunner replica =
+                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, meters);
+        List<SagaRunner.Delivery> again = new ArrayList<>();
+        ended.forEach(order -> again.add(new SagaRunner.Delivery("again-" + order, entry(captured(order)))));
+        again.add(new SagaRunner.Delivery("first-" + running, entry(captured(running))));
+        try {
+            assertThat(replica.handleBatch(again)).containsExactly("CONFIRMED", "CONFIRMED", "CONFIRMED", "CONFIRMED");
+        } finally {
+            replica.close();
+        }
+
+        assertThat(reads)
+                .as("only the running saga's stream is read; the ended ones are decided on their view's status")
+                .containsExactly(Map.of("order-" + running, 0L));
+        for (UUID order : ended) {
+            assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_ON_PAYMENTS_ANSWER);
+        }
+        assertThat(typesOf(running)).containsExactlyElementsOf(CONFIRMED_ON_PAYMENTS_ANSWER);
     }
 
     @Test
@@ -690,7 +728,7 @@ class SagaJobIT {
         UUID order = orderIdOf(placeOrder());
         awaitPublished("OrderPlaced", order);
         SimpleMeterRegistry own = new SimpleMeterRegistry();
-        SagaRunner replica = new SagaRunner(events, transactions, saga, deadlines, inbox, clock, own);
+        SagaRunner replica = new SagaRunner(events, transactions, saga, deadlines, inbox, sagas, clock, own);
         try {
             assertThat(replica.handleBatch(List.of(
                             new SagaRunner.Delivery("m1", entry(new SagaMessage.StockWasReserved(order))),
@@ -711,7 +749,8 @@ class SagaJobIT {
         awaitPublished("OrderPlaced", order);
         String stream = "order-" + order;
         List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
-        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        SagaRunner replica =
+                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, meters);
         try {
             assertThat(replica.handle("k1", entry(new SagaMessage.StockWasReserved(order))))
                     .isEqualTo("CHARGING_PAYMENT");
@@ -731,7 +770,8 @@ class SagaJobIT {
         UUID order = orderIdOf(placeOrder());
         String stream = "order-" + order;
         List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
-        SagaRunner replica = new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, clock, meters);
+        SagaRunner replica =
+                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, meters);
         try {
             // What OrderPlacement hands the runner of its replica once the order committed.
             replica.placed(events.readStream(stream, 1).getFirst());

@@ -54,6 +54,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * caller's it joined, has committed), but another replica may have appended after it. So every decision made on a
  * kept prefix is checked: an append by its expected version, a decision to append nothing by a read of what came
  * after the prefix. A stale prefix costs a conflict and a full read, never a wrong decision.
+ *
+ * <p>A saga it kept nothing of is looked up in {@link EndedSagas} before its stream is read: one that ended for good
+ * decides nothing whatever comes, so a message delivered again after its saga ended (a replayed topic, ADR 0093) is
+ * decided on that status alone (ADR 0094).
  */
 public class SagaRunner {
 
@@ -68,6 +72,7 @@ public class SagaRunner {
     private final OrderFulfilmentSaga saga;
     private final SagaDeadlines deadlines;
     private final SagaInbox inbox;
+    private final EndedSagas ended;
     private final Clock clock;
     private final MeterRegistry meters;
     private final Counter compensations;
@@ -90,6 +95,7 @@ public class SagaRunner {
             OrderFulfilmentSaga saga,
             SagaDeadlines deadlines,
             SagaInbox inbox,
+            EndedSagas ended,
             Clock clock,
             MeterRegistry meters) {
         this.events = events;
@@ -97,6 +103,7 @@ public class SagaRunner {
         this.saga = saga;
         this.deadlines = deadlines;
         this.inbox = inbox;
+        this.ended = ended;
         this.clock = clock;
         this.meters = meters;
         this.compensations = Counter.builder("sagaflow.saga.compensations")
@@ -291,9 +298,10 @@ public class SagaRunner {
 
     /**
      * The history of each of {@code streams}: the prefix the runner kept, taken out of {@link #known} while the
-     * caller's transaction uses it, or else the whole stream as stored. A kept prefix is not read again (its stream
-     * goes into {@code unread}): it is the whole stream unless another replica appended to it since, and
-     * {@link #confirmUnread} makes sure the decisions made on it did not miss that.
+     * caller's transaction uses it; else, for a saga that ended for good, that ending alone; else the whole stream as
+     * stored. A kept prefix is not read again (its stream goes into {@code unread}): it is the whole stream unless
+     * another replica appended to it since, and {@link #confirmUnread} makes sure the decisions made on it did not miss
+     * that. An ending is never stale: nothing follows it.
      */
     private Map<String, History> histories(Collection<String> streams, Set<String> unread) {
         Map<String, History> histories = new HashMap<>();
@@ -307,6 +315,15 @@ public class SagaRunner {
                 unread.add(stream);
             }
             histories.put(stream, history);
+        }
+        if (!whole.isEmpty()) {
+            Map<UUID, String> unknown = new HashMap<>();
+            whole.keySet().forEach(stream -> unknown.put(orderIdOf(stream), stream));
+            ended.among(unknown.keySet()).forEach((orderId, status) -> {
+                String stream = unknown.get(orderId);
+                histories.get(stream).ended = SagaState.ended(orderId, status);
+                whole.remove(stream);
+            });
         }
         if (!whole.isEmpty()) {
             events.readStreamsAfter(whole).forEach((stream, read) -> {
@@ -374,12 +391,16 @@ public class SagaRunner {
         return OrderContracts.ORDER_STREAM + entry.message().orderId();
     }
 
+    private static UUID orderIdOf(String stream) {
+        return UUID.fromString(stream.substring(OrderContracts.ORDER_STREAM.length()));
+    }
+
     /**
      * Decides {@code entry} on {@code history}, adds what it decides to {@code appends} (expecting the version the
      * history has reached) and to {@code history}.
      */
     private Outcome decide(String stream, History history, SagaInboxEntry entry, List<StreamAppend> appends) {
-        SagaState before = saga.replay(history.payloads);
+        SagaState before = history.ended != null ? history.ended : saga.replay(history.payloads);
         Instant now = clock.instant();
         List<DomainEvent> decided = saga.on(before, entry.message(), now);
         if (decided.isEmpty()) {
@@ -488,12 +509,14 @@ public class SagaRunner {
 
     /**
      * What the runner knows of one saga's stream: its events (stored, and decided in this transaction) with when
-     * each happened, and the version they bring the stream to.
+     * each happened, and the version they bring the stream to; or, for a saga that ended for good, only that ending
+     * ({@link #ended}, with no events).
      */
     private static final class History {
         final List<Object> payloads = new ArrayList<>();
         final List<Instant> times = new ArrayList<>();
         long version;
+        SagaState ended;
 
         void add(Object payload, Instant at) {
             payloads.add(payload);

@@ -1,10 +1,13 @@
 package io.sagaflow.order.fulfilment.adapter.postgres;
 
+import io.sagaflow.order.fulfilment.application.EndedSagas;
 import io.sagaflow.order.fulfilment.application.SagaView;
 import io.sagaflow.order.fulfilment.domain.SagaStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +18,7 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Reads {@code saga_view}. */
-public class SagaQueries {
+public class SagaQueries implements EndedSagas {
 
     private static final String COLUMNS =
             "saga_id, status, current_step, steps::text, started_at, completed_at, deadline, failure_reason";
@@ -63,6 +66,32 @@ public class SagaQueries {
     public record RunningSaga(UUID sagaId, Instant deadline) {}
 
     /** How many sagas are quarantined. */
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The view changes in the transaction that appends to the saga's stream, so a row that says confirmed or
+     * cancelled is a committed stream that ended so, and stays so.
+     */
+    @Override
+    public Map<UUID, SagaStatus> among(Collection<UUID> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Map.of();
+        }
+        UUID[] ids = orderIds.toArray(UUID[]::new);
+        Map<UUID, SagaStatus> ended = new HashMap<>();
+        jdbc.query(
+                connection -> {
+                    var statement = connection.prepareStatement("select saga_id, status from saga_view"
+                            + " where saga_id = any(?) and status in ('CONFIRMED', 'CANCELLED')");
+                    statement.setArray(1, connection.createArrayOf("uuid", ids));
+                    return statement;
+                },
+                rs -> {
+                    ended.put(rs.getObject(1, UUID.class), SagaStatus.valueOf(rs.getString(2)));
+                });
+        return ended;
+    }
+
     public double quarantined() {
         Long count =
                 jdbc.queryForObject("select count(*) from saga_view where status = 'COMPENSATION_FAILED'", Long.class);

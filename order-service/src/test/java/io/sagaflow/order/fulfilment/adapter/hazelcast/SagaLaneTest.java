@@ -58,7 +58,7 @@ class SagaLaneTest {
     private final class RecordingRunner extends SagaRunner {
 
         RecordingRunner() {
-            super(null, null, null, null, null, null, new SimpleMeterRegistry());
+            super(null, null, null, null, null, null, null, new SimpleMeterRegistry());
         }
 
         @Override
