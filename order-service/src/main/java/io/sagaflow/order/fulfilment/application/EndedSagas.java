@@ -14,9 +14,6 @@ import java.util.UUID;
 @FunctionalInterface
 public interface EndedSagas {
 
-    /** Knows of no saga that ended: the runner reads every stream it kept nothing of. */
-    EndedSagas NONE = orderIds -> Map.of();
-
     /** Of {@code orderIds}, those whose saga ended for good, each with the status it ended in. */
     Map<UUID, SagaStatus> among(Collection<UUID> orderIds);
 }

@@ -65,7 +65,6 @@ public class SagaQueries implements EndedSagas {
      */
     public record RunningSaga(UUID sagaId, Instant deadline) {}
 
-    /** How many sagas are quarantined. */
     /**
      * {@inheritDoc}
      *
@@ -92,6 +91,7 @@ public class SagaQueries implements EndedSagas {
         return ended;
     }
 
+    /** How many sagas are quarantined. */
     public double quarantined() {
         Long count =
                 jdbc.queryForObject("select count(*) from saga_view where status = 'COMPENSATION_FAILED'", Long.class);
