@@ -702,9 +702,10 @@ class SagaJobIT {
         UUID running = orderIdOf(placeOrder());
         awaitPublished("OrderPlaced", running);
         List<Map<String, Long>> reads = new CopyOnWriteArrayList<>();
+        SimpleMeterRegistry own = new SimpleMeterRegistry();
         // A replica that kept nothing of these sagas, as after a restart, handed payment's answers again (a replay).
         SagaRunner replica =
-                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, meters);
+                new SagaRunner(recordingReads(reads), transactions, saga, deadlines, inbox, sagas, clock, own);
         List<SagaRunner.Delivery> again = new ArrayList<>();
         ended.forEach(order -> again.add(new SagaRunner.Delivery("again-" + order, entry(captured(order)))));
         again.add(new SagaRunner.Delivery("first-" + running, entry(captured(running))));
@@ -717,6 +718,7 @@ class SagaJobIT {
         assertThat(reads)
                 .as("only the running saga's stream is read; the ended ones are decided on their view's status")
                 .containsExactly(Map.of("order-" + running, 0L));
+        assertThat(own.get("sagaflow.saga.ended.unread").counter().count()).isEqualTo(3.0);
         for (UUID order : ended) {
             assertThat(typesOf(order)).containsExactlyElementsOf(CONFIRMED_ON_PAYMENTS_ANSWER);
         }

@@ -18,6 +18,7 @@ import io.sagaflow.order.contracts.StockReleaseRequested;
 import io.sagaflow.order.fulfilment.domain.OrderFulfilmentSaga;
 import io.sagaflow.order.fulfilment.domain.SagaFact;
 import io.sagaflow.order.fulfilment.domain.SagaState;
+import io.sagaflow.order.fulfilment.domain.SagaStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,6 +78,7 @@ public class SagaRunner {
     private final MeterRegistry meters;
     private final Counter compensations;
     private final Counter failures;
+    private final Counter endedUnread;
     private final DistributionSummary batchSizes;
     /** Committed prefixes of running sagas' streams, by stream, least recently used first. */
     private final Map<String, History> known = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
@@ -111,6 +113,10 @@ public class SagaRunner {
                 .register(meters);
         this.failures = Counter.builder("sagaflow.saga.handling.failures")
                 .description("Saga messages that failed repeatedly and were redelivered")
+                .register(meters);
+        this.endedUnread = Counter.builder("sagaflow.saga.ended.unread")
+                .description(
+                        "Sagas whose message was decided on their view's final status, without reading their stream")
                 .register(meters);
         this.batchSizes = DistributionSummary.builder("sagaflow.saga.batch.size")
                 .description("Inbox messages handed to the runner at once, to handle in one transaction")
@@ -319,11 +325,13 @@ public class SagaRunner {
         if (!whole.isEmpty()) {
             Map<UUID, String> unknown = new HashMap<>();
             whole.keySet().forEach(stream -> unknown.put(orderIdOf(stream), stream));
-            ended.among(unknown.keySet()).forEach((orderId, status) -> {
+            Map<UUID, SagaStatus> endings = ended.among(unknown.keySet());
+            endings.forEach((orderId, status) -> {
                 String stream = unknown.get(orderId);
                 histories.get(stream).ended = SagaState.ended(orderId, status);
                 whole.remove(stream);
             });
+            endedUnread.increment(endings.size());
         }
         if (!whole.isEmpty()) {
             events.readStreamsAfter(whole).forEach((stream, read) -> {
