@@ -159,7 +159,7 @@ public final class HazelcastConfigs {
         config.addRingBufferConfig(new RingbufferConfig(shards)
                 .setCapacity(topic.getCapacity())
                 .setTimeToLiveSeconds((int) topic.getTtl().toSeconds())
-                .setBackupCount(1)
+                .setBackupCount(topic.getBackupCount())
                 .setAsyncBackupCount(0));
         ReliableTopicConfig reliable = new ReliableTopicConfig(shards)
                 .setTopicOverloadPolicy(TopicOverloadPolicy.BLOCK)

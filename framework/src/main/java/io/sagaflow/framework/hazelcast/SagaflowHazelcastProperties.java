@@ -306,6 +306,13 @@ public class SagaflowHazelcastProperties {
          */
         private Duration ttl = Duration.ofSeconds(30);
 
+        /**
+         * Synchronous backups of each shard's ringbuffer on other members: with 1, a member's loss loses no message
+         * (ADR 0005); with 0, its shards' messages are gone and their consumers ask the publishers for them again
+         * (ADR 0093, 0096). At most 6, Hazelcast's limit.
+         */
+        private int backupCount = 1;
+
         private int listenerThreads = 8;
         private Duration publishTimeout = Duration.ofSeconds(30);
 
@@ -339,6 +346,18 @@ public class SagaflowHazelcastProperties {
 
         public void setTtl(Duration ttl) {
             this.ttl = ttl;
+        }
+
+        public int getBackupCount() {
+            return backupCount;
+        }
+
+        public void setBackupCount(int backupCount) {
+            if (backupCount < 0 || backupCount > 6) {
+                throw new IllegalArgumentException(
+                        "sagaflow.hazelcast.shared.topic.backup-count must be 0 to 6, was " + backupCount);
+            }
+            this.backupCount = backupCount;
         }
 
         public int getListenerThreads() {

@@ -1,6 +1,7 @@
 package io.sagaflow.framework.hazelcast;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
@@ -196,5 +197,21 @@ class HazelcastConfigsTest {
         assertThat(config.getReliableTopicConfig("sagaflow.events.order.3").getTopicOverloadPolicy())
                 .isEqualTo(TopicOverloadPolicy.BLOCK);
         assertThat(config.getJetConfig().isEnabled()).isFalse();
+    }
+
+    @Test
+    void theTopicRingbuffersKeepAsManyBackupsAsTheSharedPropertiesSay() {
+        SagaflowHazelcastProperties.Shared shared = new SagaflowHazelcastProperties.Shared();
+        shared.getTopic().setBackupCount(0);
+
+        Config config = HazelcastConfigs.sharedMember(shared, null);
+
+        assertThat(config.findRingbufferConfig("sagaflow.events.payment.0").getBackupCount())
+                .isZero();
+        assertThat(config.findRingbufferConfig("sagaflow.events.payment.0").getAsyncBackupCount())
+                .isZero();
+        assertThatThrownBy(() -> shared.getTopic().setBackupCount(7))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 to 6");
     }
 }
