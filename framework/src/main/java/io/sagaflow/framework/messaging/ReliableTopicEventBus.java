@@ -1,5 +1,7 @@
 package io.sagaflow.framework.messaging;
 
+import com.hazelcast.cluster.MembershipAdapter;
+import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent.LifecycleState;
 import com.hazelcast.ringbuffer.ReadResultSet;
@@ -82,6 +84,19 @@ public final class ReliableTopicEventBus implements EventPublisher {
                 reconnections.execute(() -> subscriptions.forEach(TopicSubscription::pause));
             } else if (event.getState() == LifecycleState.CLIENT_CONNECTED && !subscriptions.isEmpty()) {
                 reconnections.execute(this::resubscribeAll);
+            }
+        });
+        // A member that leaves takes the primaries of its partitions with it; a ringbuffer without a backup elsewhere
+        // (backup count 0, or its backups' members gone too) starts again empty on the partition's new owner. A
+        // listener past its end learns of the loss only from the sequence of the next message, which on a quiet topic
+        // may never come: each topic whose ringbuffer now ends before its listener's position is subscribed again,
+        // through its checkpoint, which asks the publisher for what was lost (ADR 0096).
+        shared.getCluster().addMembershipListener(new MembershipAdapter() {
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                if (!subscriptions.isEmpty()) {
+                    reconnections.execute(() -> resubscribeLost(event));
+                }
             }
         });
     }
@@ -218,6 +233,21 @@ public final class ReliableTopicEventBus implements EventPublisher {
         }
     }
 
+    private void resubscribeLost(MembershipEvent event) {
+        for (TopicSubscription subscription : List.copyOf(subscriptions)) {
+            try {
+                subscription.startAgainIfLost(event);
+            } catch (RuntimeException e) {
+                log.error(
+                        "could not check {}'s listener on {} after {} left",
+                        subscription.consumer,
+                        subscription.topicName,
+                        event.getMember(),
+                        e);
+            }
+        }
+    }
+
     /**
      * Where {@code consumer} resumes {@code topicName}: its checkpoint if the ringbuffer confirms it, else the head, and
      * then its publisher is asked for what the consumer may have missed (ADR 0093).
@@ -327,6 +357,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
         private final CheckpointStore checkpoints;
         private final PositionedListener listener;
         private ITopic<EventMessage> topic;
+        private TopicListener running;
         private UUID id;
         private boolean cancelled;
 
@@ -342,14 +373,49 @@ public final class ReliableTopicEventBus implements EventPublisher {
                 return;
             }
             pause();
-            topic = shared.getReliableTopic(topicName);
             Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
-            id = topic.addMessageListener(new TopicListener(
-                    topicName,
+            listen(
                     resumeFrom(consumer, topicName, checkpoint),
-                    checkpoint == null ? Checkpoint.UNKNOWN : checkpoint.lastPublishTime(),
-                    listener,
-                    since -> requestReplay(consumer, topicName, since)));
+                    checkpoint == null ? Checkpoint.UNKNOWN : checkpoint.lastPublishTime());
+        }
+
+        /**
+         * Listens afresh if the topic's ringbuffer ends before the next sequence the running listener expects: it is
+         * a new one, the old one lost with {@code event}'s member. The new listener reads the new ringbuffer from its
+         * head, and the publisher is asked for what it published since the last message delivered here, which covers
+         * every message the lost ringbuffer held past it. Not through the stored checkpoint: it may name no message
+         * yet while one was delivered and not yet handled.
+         */
+        synchronized void startAgainIfLost(MembershipEvent event) {
+            if (cancelled || id == null) {
+                return;
+            }
+            long expected = running.expected;
+            Ringbuffer<Object> ringbuffer =
+                    shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+            long tail = ringbuffer.tailSequence();
+            if (tail + 1 >= expected) {
+                return;
+            }
+            log.warn(
+                    "the ringbuffer of {} was lost with {}: it ends at {}, consumer {} expected {} next; listening"
+                            + " again from its head",
+                    topicName,
+                    event.getMember(),
+                    tail,
+                    consumer,
+                    expected);
+            long lastPublishTime = running.lastPublishTime;
+            pause();
+            listen(ringbuffer.headSequence(), lastPublishTime);
+            requestReplay(consumer, topicName, lastPublishTime);
+        }
+
+        private void listen(long from, long lastPublishTime) {
+            topic = shared.getReliableTopic(topicName);
+            running = new TopicListener(
+                    topicName, from, lastPublishTime, listener, since -> requestReplay(consumer, topicName, since));
+            id = topic.addMessageListener(running);
             subscriptions.add(this);
         }
 
@@ -361,6 +427,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
             if (id != null) {
                 topic.removeMessageListener(id);
                 id = null;
+                running = null;
             }
         }
 

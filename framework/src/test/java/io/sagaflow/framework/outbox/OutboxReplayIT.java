@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.Stores;
@@ -162,6 +163,44 @@ class OutboxReplayIT {
 
         await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds().containsAll(lost));
         assertThat(replayed()).isGreaterThanOrEqualTo(lost.size());
+    }
+
+    @Test
+    void aListenerWhoseRingbufferWasLostWithAMember_getsWhatItHadNotReadPublishedAgain_onAQuietTopicToo() {
+        shared.getTopic().setBackupCount(0);
+        startSharedCluster(Duration.ofSeconds(30));
+        HazelcastInstance second = clusters.startSharedMember(shared);
+        HazelcastInstance relayClient = client();
+        HazelcastInstance consumerClient = client();
+        startRelay(bus(relayClient));
+        ReliableTopicEventBus consumerBus = bus(consumerClient);
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        consumerBus.subscribe(CONSUMER, Set.of(Counter.PUBLISHER), checkpoints, (message, topic, after) -> {
+            if (received.isEmpty()) {
+                // Held on its first message while the others wait in the ringbuffer, unread.
+                firstHeld.countDown();
+                awaitQuietly(release);
+            }
+            received.add(message);
+            checkpoints.remember(CONSUMER, topic, after);
+        });
+        Set<String> first = append(1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> firstHeld.getCount() == 0);
+        Set<String> unread = appendAndPublish(20);
+
+        // The member that holds the topic's ringbuffer dies; with no backup, the ringbuffer starts again empty.
+        String ringbuffer =
+                HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + consumerBus.topicName(Counter.PUBLISHER, 0);
+        Member owner =
+                sharedMember.getPartitionService().getPartition(ringbuffer).getOwner();
+        clusters.kill(owner.localMember() ? sharedMember : second);
+        release.countDown();
+
+        // Nothing more is published: no next message tells the listener what it lost.
+        await().atMost(Duration.ofSeconds(60)).until(() -> receivedIds().containsAll(unread));
+        assertThat(receivedIds()).containsAll(first);
+        assertThat(replayed()).isGreaterThanOrEqualTo(unread.size());
     }
 
     @Test
