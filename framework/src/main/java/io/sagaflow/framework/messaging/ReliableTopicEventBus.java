@@ -89,8 +89,8 @@ public final class ReliableTopicEventBus implements EventPublisher {
         // A member that leaves takes the primaries of its partitions with it; a ringbuffer without a backup elsewhere
         // (backup count 0, or its backups' members gone too) starts again empty on the partition's new owner. A
         // listener past its end learns of the loss only from the sequence of the next message, which on a quiet topic
-        // may never come: each topic whose ringbuffer now ends before its listener's position is subscribed again,
-        // through its checkpoint, which asks the publisher for what was lost (ADR 0096).
+        // may never come: each topic whose ringbuffer now ends before its listener's position is listened to again
+        // from the new ringbuffer's head, and its publisher asked for what was lost (ADR 0096).
         shared.getCluster().addMembershipListener(new MembershipAdapter() {
             @Override
             public void memberRemoved(MembershipEvent event) {
