@@ -115,19 +115,9 @@ class OutboxReplayIT {
         startSharedCluster(TTL);
         startRelay(bus(sharedMember));
         ReliableTopicEventBus consumerBus = bus(sharedMember);
-        CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        consumerBus.subscribe(CONSUMER, Set.of(Counter.PUBLISHER), checkpoints, (message, topic, after) -> {
-            if (received.isEmpty()) {
-                // The consumer's first message takes longer than the topic keeps the ones after it.
-                firstHeld.countDown();
-                awaitQuietly(release);
-            }
-            received.add(message);
-            checkpoints.remember(CONSUMER, topic, after);
-        });
-        Set<String> first = append(1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> firstHeld.getCount() == 0);
+        // The consumer's first message takes longer than the topic keeps the ones after it.
+        Set<String> first = holdTheFirstMessage(consumerBus, release);
         Set<String> skipped = appendAndPublish(20);
         awaitExpired(consumerBus);
         release.countDown();
@@ -174,19 +164,9 @@ class OutboxReplayIT {
         HazelcastInstance consumerClient = client();
         startRelay(bus(relayClient));
         ReliableTopicEventBus consumerBus = bus(consumerClient);
-        CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        consumerBus.subscribe(CONSUMER, Set.of(Counter.PUBLISHER), checkpoints, (message, topic, after) -> {
-            if (received.isEmpty()) {
-                // Held on its first message while the others wait in the ringbuffer, unread.
-                firstHeld.countDown();
-                awaitQuietly(release);
-            }
-            received.add(message);
-            checkpoints.remember(CONSUMER, topic, after);
-        });
-        Set<String> first = append(1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> firstHeld.getCount() == 0);
+        // Held on its first message while the others wait in the ringbuffer, unread.
+        Set<String> first = holdTheFirstMessage(consumerBus, release);
         Set<String> unread = appendAndPublish(20);
 
         // The member that holds the topic's ringbuffer dies; with no backup, the ringbuffer starts again empty.
@@ -275,6 +255,25 @@ class OutboxReplayIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(handled));
         subscription.cancel();
         return handled;
+    }
+
+    /**
+     * Subscribes a consumer that holds its first message until {@code release} opens, appends that message, and
+     * returns its id once the consumer holds it.
+     */
+    private Set<String> holdTheFirstMessage(ReliableTopicEventBus consumerBus, CountDownLatch release) {
+        CountDownLatch firstHeld = new CountDownLatch(1);
+        consumerBus.subscribe(CONSUMER, Set.of(Counter.PUBLISHER), checkpoints, (message, topic, after) -> {
+            if (received.isEmpty()) {
+                firstHeld.countDown();
+                awaitQuietly(release);
+            }
+            received.add(message);
+            checkpoints.remember(CONSUMER, topic, after);
+        });
+        Set<String> first = append(1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> firstHeld.getCount() == 0);
+        return first;
     }
 
     /** {@link #append}, then waits until the relay has published them. */
