@@ -8,8 +8,15 @@ import java.util.function.LongUnaryOperator;
  * sequence to one ringbuffer: a ringbuffer the shared cluster starts again (after a restart of the cluster, or the
  * loss of the topic's partition) counts from 0 again, and the same sequence there is another message (ADR 0089).
  *
+ * <p>A consumer that has handled nothing on a topic yet has the checkpoint of its first subscription: the head it read
+ * from, and a time before every message it needs, the publish time of the message at the head less a millisecond, or
+ * the time it subscribed if there was none (ADR 0097). No message at {@code sequence - 1} has that time, so it is never
+ * confirmed: the consumer resumes from the head, which is where it was unless messages expired or the ringbuffer is
+ * another one, and then it asks for a replay since that time.
+ *
  * @param sequence the sequence to read next
- * @param lastPublishTime the publish time of the message at {@code sequence - 1}, or {@link #UNKNOWN}
+ * @param lastPublishTime the publish time of the message at {@code sequence - 1}, the time before every message a
+ *     consumer that has handled none needs, or {@link #UNKNOWN}
  */
 public record Checkpoint(long sequence, long lastPublishTime) {
 

@@ -249,6 +249,25 @@ public final class ReliableTopicEventBus implements EventPublisher {
     }
 
     /**
+     * The checkpoint of a consumer that has none on {@code topicName} yet, remembered before its listener starts: it
+     * reads the ringbuffer from its head, so it needs nothing published before the message there, or before now if the
+     * ringbuffer holds none. Without it, a consumer that went away before it handled a message there (a quiet topic, or
+     * one whose first messages it never got to) came back to no checkpoint, read from the head, and never learnt what
+     * had expired meanwhile (ADR 0097). Null if the head's publish time cannot be read: it just starts from the head.
+     */
+    private Checkpoint firstCheckpoint(String topicName) {
+        Ringbuffer<Object> ringbuffer =
+                shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+        long head = ringbuffer.headSequence();
+        if (head > ringbuffer.tailSequence()) {
+            // Hazelcast stamps a message with its publisher's clock; a replay reaches back further than clocks drift.
+            return new Checkpoint(head, System.currentTimeMillis());
+        }
+        long publishTime = publishTimeAt(ringbuffer, head);
+        return publishTime == Checkpoint.UNKNOWN ? null : new Checkpoint(head, publishTime - 1);
+    }
+
+    /**
      * Where {@code consumer} resumes {@code topicName}: its checkpoint if the ringbuffer confirms it, else the head, and
      * then its publisher is asked for what the consumer may have missed (ADR 0093).
      */
@@ -374,6 +393,12 @@ public final class ReliableTopicEventBus implements EventPublisher {
             }
             pause();
             Checkpoint checkpoint = checkpoints.load(consumer, topicName).orElse(null);
+            if (checkpoint == null) {
+                checkpoint = firstCheckpoint(topicName);
+                if (checkpoint != null) {
+                    checkpoints.remember(consumer, topicName, checkpoint);
+                }
+            }
             listen(
                     resumeFrom(consumer, topicName, checkpoint),
                     checkpoint == null ? Checkpoint.UNKNOWN : checkpoint.lastPublishTime());

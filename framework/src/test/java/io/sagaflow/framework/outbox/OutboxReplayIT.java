@@ -111,6 +111,44 @@ class OutboxReplayIT {
     }
 
     @Test
+    void aConsumerThatLeftATopicBeforeItsFirstMessage_andStayedAwayForLongerThanTheTimeToLive_getsWhatExpired() {
+        startSharedCluster(TTL);
+        startRelay(bus(sharedMember));
+        ReliableTopicEventBus consumerBus = bus(sharedMember);
+        // Subscribed to a topic that carried nothing yet, and gone before anything came: it handled no message.
+        subscribe(consumerBus).cancel();
+
+        Set<String> missed = appendAndPublish(20);
+        awaitExpired(consumerBus);
+        subscribe(consumerBus);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(missed));
+        assertThat(replayed()).isGreaterThanOrEqualTo(missed.size());
+    }
+
+    @Test
+    void aConsumerThatLeftBeforeItHandledTheMessagesHeldWhenItFirstSubscribed_getsThemPublishedAgain() {
+        startSharedCluster(TTL);
+        startRelay(bus(sharedMember));
+        ReliableTopicEventBus consumerBus = bus(sharedMember);
+        Set<String> held = appendAndPublish(5);
+        // Its first subscription reads them, but it goes before it handled any: no checkpoint of its own.
+        CountDownLatch read = new CountDownLatch(1);
+        Subscription unhandled = consumerBus.subscribe(
+                CONSUMER, Set.of(Counter.PUBLISHER), checkpoints, (message, topic, after) -> read.countDown());
+        awaitQuietly(read);
+        unhandled.cancel();
+
+        Set<String> later = appendAndPublish(20);
+        awaitExpired(consumerBus);
+        subscribe(consumerBus);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> receivedIds().containsAll(held) && receivedIds().containsAll(later));
+        assertThat(replayed()).isGreaterThanOrEqualTo(held.size() + later.size());
+    }
+
+    @Test
     void aConsumerThatFallsMoreThanTheTimeToLiveBehindWhileListening_getsWhatItSkippedPublishedAgain() {
         startSharedCluster(TTL);
         startRelay(bus(sharedMember));
