@@ -256,8 +256,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
      * had expired meanwhile (ADR 0097). Null if the head's publish time cannot be read: it just starts from the head.
      */
     private Checkpoint firstCheckpoint(String topicName) {
-        Ringbuffer<Object> ringbuffer =
-                shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+        Ringbuffer<Object> ringbuffer = ringbufferOf(topicName);
         long head = ringbuffer.headSequence();
         if (head > ringbuffer.tailSequence()) {
             // Hazelcast stamps a message with its publisher's clock; a replay reaches back further than clocks drift.
@@ -272,8 +271,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
      * then its publisher is asked for what the consumer may have missed (ADR 0093).
      */
     private long resumeFrom(String consumer, String topicName, Checkpoint checkpoint) {
-        Ringbuffer<Object> ringbuffer =
-                shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+        Ringbuffer<Object> ringbuffer = ringbufferOf(topicName);
         long head = ringbuffer.headSequence();
         if (checkpoint == null) {
             return head;
@@ -320,6 +318,11 @@ public final class ReliableTopicEventBus implements EventPublisher {
             log.error(
                     "consumer {} could not ask for {}'s messages since {} again", consumer, topicName, sinceMillis, e);
         }
+    }
+
+    /** The ringbuffer that holds the messages of the reliable topic {@code topicName}. */
+    private Ringbuffer<Object> ringbufferOf(String topicName) {
+        return shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
     }
 
     /** The publish time of the reliable topic message at {@code sequence}, or {@link Checkpoint#UNKNOWN}. */
@@ -416,8 +419,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
                 return;
             }
             long expected = running.expected;
-            Ringbuffer<Object> ringbuffer =
-                    shared.getRingbuffer(HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + topicName);
+            Ringbuffer<Object> ringbuffer = ringbufferOf(topicName);
             long tail = ringbuffer.tailSequence();
             if (tail + 1 >= expected) {
                 return;
