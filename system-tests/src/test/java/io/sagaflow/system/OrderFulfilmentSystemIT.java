@@ -3,6 +3,7 @@ package io.sagaflow.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.ringbuffer.Ringbuffer;
 import io.sagaflow.account.contracts.AccountContracts;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.messaging.EventMessage;
@@ -517,13 +518,17 @@ class OrderFulfilmentSystemIT {
     private static Set<Integer> shardsThatNeverCarriedAMessage(String publisher) {
         Set<Integer> shards = new HashSet<>();
         for (int shard = 0; shard < bus.shards(); shard++) {
-            var ringbuffer = system.sharedMember.getRingbuffer(
-                    HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + bus.topicName(publisher, shard));
+            var ringbuffer = ringbuffer(publisher, shard);
             if (ringbuffer.tailSequence() < 0) {
                 shards.add(shard);
             }
         }
         return shards;
+    }
+
+    private static Ringbuffer<Object> ringbuffer(String publisher, int shard) {
+        return system.sharedMember.getRingbuffer(
+                HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + bus.topicName(publisher, shard));
     }
 
     private static int shardOf(String productId) {
@@ -533,8 +538,7 @@ class OrderFulfilmentSystemIT {
     /** Whether every topic of {@code publisher} is empty on the shared cluster: its messages expired or were none. */
     private static boolean topicsHoldNoMessage(String publisher) {
         for (int shard = 0; shard < bus.shards(); shard++) {
-            var ringbuffer = system.sharedMember.getRingbuffer(
-                    HazelcastNames.RELIABLE_TOPIC_RINGBUFFER_PREFIX + bus.topicName(publisher, shard));
+            var ringbuffer = ringbuffer(publisher, shard);
             if (ringbuffer.headSequence() <= ringbuffer.tailSequence()) {
                 return false;
             }
