@@ -222,6 +222,8 @@ final class SagaflowSystem implements AutoCloseable {
                 "sagaflow.hazelcast.shared.addresses",
                 "127.0.0.1:" + shared.getPort() + ",127.0.0.1:" + (shared.getPort() + 1));
         args.put("sagaflow.hazelcast.shared.topic.listener-threads", "4");
+        // What the shared members keep a message for: a client's listeners look for what they fell behind on by it.
+        args.put("sagaflow.hazelcast.shared.topic.ttl", TOPIC_TTL.toMillis() + "ms");
         HazelcastTestClusters.FAST_JOIN.forEach(
                 (key, value) -> args.put("sagaflow.hazelcast.service.properties[" + key + "]", value));
         args.put("sagaflow.outbox.poll-interval", "50ms");

@@ -79,6 +79,7 @@ public class SagaflowHazelcastAutoConfiguration {
     ReliableTopicEventBus reliableTopicEventBus(
             @SharedCluster HazelcastInstance shared, SagaflowHazelcastProperties properties) {
         var topic = properties.getShared().getTopic();
-        return new ReliableTopicEventBus(shared, topic.getPrefix(), topic.getShards(), topic.getPublishTimeout());
+        return new ReliableTopicEventBus(
+                shared, topic.getPrefix(), topic.getShards(), topic.getPublishTimeout(), topic.getTtl());
     }
 }

@@ -27,6 +27,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,23 +53,41 @@ public final class ReliableTopicEventBus implements EventPublisher {
     /** The name of the map of replay requests is the topic prefix and this (ADR 0093). */
     public static final String REPLAYS_SUFFIX = "-replays";
 
+    /** The shared cluster's time-to-live of a topic message unless it is configured otherwise. */
+    public static final Duration DEFAULT_TIME_TO_LIVE = Duration.ofSeconds(30);
+
     private final HazelcastInstance shared;
     private final String topicPrefix;
     private final int shards;
     private final Duration publishTimeout;
+    private final long timeToLiveMillis;
     private final Replays replays;
     private final Set<TopicSubscription> subscriptions = ConcurrentHashMap.newKeySet();
     /** Pauses and resubscriptions, one at a time and in the order the client's lifecycle asked for them. */
     private final ExecutorService reconnections;
 
+    /** A bus on a shared cluster whose topics keep a message for {@link #DEFAULT_TIME_TO_LIVE}. */
     public ReliableTopicEventBus(HazelcastInstance shared, String topicPrefix, int shards, Duration publishTimeout) {
+        this(shared, topicPrefix, shards, publishTimeout, DEFAULT_TIME_TO_LIVE);
+    }
+
+    /**
+     * @param timeToLive how long the shared cluster's topics keep a message: a listener that handles a message later
+     *     than half of it may fall far enough behind to miss what follows, and checks for that (ADR 0098)
+     */
+    public ReliableTopicEventBus(
+            HazelcastInstance shared, String topicPrefix, int shards, Duration publishTimeout, Duration timeToLive) {
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be >= 1");
+        }
+        if (!timeToLive.isPositive()) {
+            throw new IllegalArgumentException("timeToLive must be positive");
         }
         this.shared = shared;
         this.topicPrefix = topicPrefix;
         this.shards = shards;
         this.publishTimeout = publishTimeout;
+        this.timeToLiveMillis = timeToLive.toMillis();
         this.replays = new Replays(shared, topicPrefix + REPLAYS_SUFFIX);
         this.reconnections = Executors.newSingleThreadExecutor(
                 Thread.ofVirtual().name("resubscribe-" + topicPrefix).factory());
@@ -418,7 +439,7 @@ public final class ReliableTopicEventBus implements EventPublisher {
             if (cancelled || id == null) {
                 return;
             }
-            long expected = running.expected;
+            long expected = running.expected();
             Ringbuffer<Object> ringbuffer = ringbufferOf(topicName);
             long tail = ringbuffer.tailSequence();
             if (tail + 1 >= expected) {
@@ -441,9 +462,56 @@ public final class ReliableTopicEventBus implements EventPublisher {
         private void listen(long from, long lastPublishTime) {
             topic = shared.getReliableTopic(topicName);
             running = new TopicListener(
-                    topicName, from, lastPublishTime, listener, since -> requestReplay(consumer, topicName, since));
+                    topicName,
+                    from,
+                    lastPublishTime,
+                    listener,
+                    since -> requestReplay(consumer, topicName, since),
+                    timeToLiveMillis / 2,
+                    this::checkLater);
             id = topic.addMessageListener(running);
             subscriptions.add(this);
+        }
+
+        /** Runs {@link #checkBehind} for {@code late} once the topic's time-to-live has passed. */
+        private void checkLater(TopicListener late) {
+            CompletableFuture.delayedExecutor(timeToLiveMillis, TimeUnit.MILLISECONDS, reconnections)
+                    .execute(() -> checkBehind(late));
+        }
+
+        /**
+         * Asks for what {@code late} can no longer read, if that is so: it handled a message later than half the
+         * time-to-live after its publication, a time-to-live ago, and the next message it expects is no longer in the
+         * ringbuffer. Hazelcast's reader then goes on from the ringbuffer's head and the listener would learn of the
+         * loss from the sequence of the next message there, which on a quiet topic may never come (ADR 0098). Still
+         * in a message, or moved on meanwhile, it is looked at again a time-to-live later.
+         */
+        private synchronized void checkBehind(TopicListener late) {
+            if (cancelled || running != late) {
+                return; // a listener started afresh, from a checkpoint, or none
+            }
+            late.checked();
+            long expected = late.expected();
+            if (late.handling()) {
+                late.checkLater();
+                return;
+            }
+            long head = ringbufferOf(topicName).headSequence();
+            if (head <= expected) {
+                return;
+            }
+            // Moved on between the two reads: it was reading, and finds a gap itself.
+            if (late.handling() || !late.skipTo(expected, head)) {
+                late.checkLater();
+                return;
+            }
+            log.warn(
+                    "consumer {} fell behind on {}: it expected sequence {} next, the ringbuffer starts at {}",
+                    consumer,
+                    topicName,
+                    expected,
+                    head);
+            requestReplay(consumer, topicName, late.lastPublishTime);
         }
 
         /**
@@ -472,31 +540,48 @@ public final class ReliableTopicEventBus implements EventPublisher {
         private final long initialSequence;
         private final PositionedListener delegate;
         private final LongConsumer onLoss;
+        private final long lateAfterMillis;
+        private final Consumer<TopicListener> onLate;
         // Hazelcast announces each message's sequence just before delivering it, on the same runner; one runner at a
         // time, though not always on the same thread.
         private volatile long sequence;
-        private volatile long expected;
+        private final AtomicLong expected;
         private volatile long lastPublishTime;
+        private volatile boolean handling;
+        private final AtomicBoolean checkPending = new AtomicBoolean();
 
         TopicListener(
                 String topic,
                 long initialSequence,
                 long lastPublishTime,
                 PositionedListener delegate,
-                LongConsumer onLoss) {
+                LongConsumer onLoss,
+                long lateAfterMillis,
+                Consumer<TopicListener> onLate) {
             this.topic = topic;
             this.initialSequence = initialSequence;
             this.sequence = initialSequence;
-            this.expected = initialSequence;
+            this.expected = new AtomicLong(initialSequence);
             this.lastPublishTime = lastPublishTime;
             this.delegate = delegate;
             this.onLoss = onLoss;
+            this.lateAfterMillis = lateAfterMillis;
+            this.onLate = onLate;
         }
 
         @Override
         public void onMessage(Message<EventMessage> message) {
-            lastPublishTime = message.getPublishTime();
-            delegate.onMessage(message.getMessageObject(), topic, new Checkpoint(sequence + 1, lastPublishTime));
+            long publishTime = message.getPublishTime();
+            lastPublishTime = publishTime;
+            try {
+                delegate.onMessage(message.getMessageObject(), topic, new Checkpoint(sequence + 1, publishTime));
+            } finally {
+                handling = false;
+            }
+            // This late, the messages behind it may expire before it reads them (ADR 0098).
+            if (System.currentTimeMillis() - publishTime > lateAfterMillis) {
+                checkLater();
+            }
         }
 
         @Override
@@ -510,22 +595,51 @@ public final class ReliableTopicEventBus implements EventPublisher {
             // the next one: the runner skipped messages, because they expired before it read them (it fell more than
             // the time-to-live behind) or because the ringbuffer is a new one (the cluster lost the old one). Their
             // publisher is asked for them again (ADR 0093).
-            if (sequence != expected) {
+            handling = true;
+            long next = expected.get();
+            if (sequence != next) {
                 log.warn(
                         "the listener of {} lost messages: it expected sequence {}, the ringbuffer went on at {}",
                         topic,
-                        expected,
+                        next,
                         sequence);
                 onLoss.accept(lastPublishTime);
             }
             this.sequence = sequence;
-            this.expected = sequence + 1;
+            expected.set(sequence + 1);
+        }
+
+        /** The sequence of the next message it expects. */
+        long expected() {
+            return expected.get();
+        }
+
+        /** Whether it is in a message: announced and not yet handled. */
+        boolean handling() {
+            return handling;
+        }
+
+        /** Expects {@code head} next instead of {@code from}, unless it moved on meanwhile; false then. */
+        boolean skipTo(long from, long head) {
+            return expected.compareAndSet(from, head);
+        }
+
+        /** Has its subscription check it a time-to-live from now, unless a check is pending. */
+        void checkLater() {
+            if (checkPending.compareAndSet(false, true)) {
+                onLate.accept(this);
+            }
+        }
+
+        /** The pending check runs: a late message from now on asks for another. */
+        void checked() {
+            checkPending.set(false);
         }
 
         @Override
         public boolean isLossTolerant() {
             // Messages older than the ringbuffer's TTL may be gone: go on, and ask their publisher for them again
-            // (storeSequence), rather than terminate the listener.
+            // (storeSequence, checkBehind), rather than terminate the listener.
             return true;
         }
 
