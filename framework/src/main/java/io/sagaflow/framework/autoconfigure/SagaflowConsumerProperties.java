@@ -7,10 +7,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("sagaflow.consumer")
 public class SagaflowConsumerProperties {
 
-    /** Attempts per message before it is logged and counted as failed. */
+    /**
+     * Attempts per message before it is logged and counted as failed; transient failures (the database away, a
+     * deadlock) do not count: they are retried until they pass (ADR 0099).
+     */
     private int maxAttempts = 10;
 
+    /** The wait after a message's first failure; it doubles with each further one. */
     private Duration initialBackoff = Duration.ofMillis(50);
+
+    /** The longest wait between two attempts after transient failures. */
+    private Duration maxBackoff = Duration.ofSeconds(5);
 
     /**
      * Worker threads per batching consumer; each topic's messages go to one of them, in order (ADR 0021). More than
@@ -64,6 +71,14 @@ public class SagaflowConsumerProperties {
 
     public Duration getInitialBackoff() {
         return initialBackoff;
+    }
+
+    public Duration getMaxBackoff() {
+        return maxBackoff;
+    }
+
+    public void setMaxBackoff(Duration maxBackoff) {
+        this.maxBackoff = maxBackoff;
     }
 
     public void setInitialBackoff(Duration initialBackoff) {

@@ -207,6 +207,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 registry,
                 properties.getMaxAttempts(),
                 properties.getInitialBackoff(),
+                properties.getMaxBackoff(),
                 properties.getLanes(),
                 properties.getBatchSize(),
                 properties.isShareTopics()

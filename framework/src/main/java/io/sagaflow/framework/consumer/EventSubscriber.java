@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * messages is handled again on its own, so one poison message cannot hold the others back. A consumer that
  * deduplicates {@link Deduplication#BY_HANDLER by itself} gets each message directly on the listener's thread.
  *
- * <p>A message handled on its own that fails is retried with backoff; after {@code maxAttempts} it is logged and
- * counted as failed so that it cannot stall its topic.
+ * <p>A message handled on its own that fails is retried with backoff. A failure that passes by itself (the database
+ * cannot be reached, a deadlock; see {@link TransientFailures}) is retried until it passes, the wait capped at
+ * {@code maxBackoff}, holding the consumer's lane back meanwhile (ADR 0099). Any other failure gives up after
+ * {@code maxAttempts}: the message is logged and counted as failed so that it cannot stall its topic.
  */
 public final class EventSubscriber {
 
@@ -53,6 +55,7 @@ public final class EventSubscriber {
     private final MeterRegistry meters;
     private final int maxAttempts;
     private final Duration initialBackoff;
+    private final Duration maxBackoff;
     private final int lanes;
     private final int batchSize;
     private final TopicAssignment assignment;
@@ -69,9 +72,13 @@ public final class EventSubscriber {
             MeterRegistry meters,
             int maxAttempts,
             Duration initialBackoff,
+            Duration maxBackoff,
             int lanes,
             int batchSize,
             TopicAssignment assignment) {
+        if (maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new IllegalArgumentException("maxBackoff must be at least initialBackoff");
+        }
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
@@ -79,6 +86,7 @@ public final class EventSubscriber {
         this.meters = meters;
         this.maxAttempts = maxAttempts;
         this.initialBackoff = initialBackoff;
+        this.maxBackoff = maxBackoff;
         this.lanes = lanes;
         this.batchSize = batchSize;
         this.assignment = assignment;
@@ -115,13 +123,16 @@ public final class EventSubscriber {
         List<String> topicNames = bus.topicNames(publishers);
         if (deduplication == Deduplication.BY_HANDLER) {
             PositionedListener direct = (message, topic, after) -> {
-                if (consumed.contains(message.type())) {
-                    delivering.one(message);
+                if (!consumed.contains(message.type()) || delivering.one(message)) {
+                    checkpoints.remember(consumer, topic, after);
                 }
-                checkpoints.remember(consumer, topic, after);
             };
-            return assignment.subscribe(
+            Subscription topics = assignment.subscribe(
                     consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
+            return () -> {
+                delivering.stop();
+                topics.cancel();
+            };
         }
         ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
         PositionedListener laned = (message, topic, after) ->
@@ -129,6 +140,7 @@ public final class EventSubscriber {
         Subscription topics = assignment.subscribe(
                 consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
         return () -> {
+            delivering.stop();
             topics.cancel();
             queued.stop();
         };
@@ -143,10 +155,14 @@ public final class EventSubscriber {
         private final Counter handled;
         private final Counter duplicates;
         private final Counter failed;
+        private final Counter transientRetries;
+        private final Counter otherRetries;
         private final Timer lag;
         private final DistributionSummary batchSizes;
         private final Timer batched;
         private final Timer split;
+        /** Set when the subscription is cancelled: a message retried then is left for its next delivery. */
+        private volatile boolean stopped;
 
         Delivering(String consumer, Deduplication deduplication, EventHandler handler) {
             this.consumer = consumer;
@@ -155,6 +171,9 @@ public final class EventSubscriber {
             this.handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
             this.duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
             this.failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
+            this.transientRetries =
+                    meters.counter("sagaflow.consumer.retries", "consumer", consumer, "failure", "transient");
+            this.otherRetries = meters.counter("sagaflow.consumer.retries", "consumer", consumer, "failure", "other");
             this.lag = Timer.builder("sagaflow.consumer.lag")
                     .description("Time from an event's append in its service to its handling by this consumer")
                     .tag("consumer", consumer)
@@ -197,6 +216,9 @@ public final class EventSubscriber {
                 took.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                 batchSizes.record(messages.size());
             }
+            if (stopped) {
+                return; // maybe not all handled: no checkpoint past them, they come again
+            }
             // A topic's messages come in order, each on the lane of its topic: the last one of a topic is its furthest.
             Map<String, Checkpoint> last = new HashMap<>();
             batch.forEach(delivery -> last.put(delivery.topic(), delivery.after()));
@@ -221,24 +243,61 @@ public final class EventSubscriber {
             } catch (RuntimeException e) {
                 log.debug(
                         "consumer {} failed on a batch of {}; handling each on its own", consumer, messages.size(), e);
-                messages.forEach(this::one);
+                for (EventMessage message : messages) {
+                    if (!one(message)) {
+                        break;
+                    }
+                }
                 return false;
             }
         }
 
-        /** Handles one message, retrying with backoff; gives up after {@code maxAttempts}. */
-        void one(EventMessage message) {
+        /**
+         * Handles one message, retrying with backoff: a transient failure until it passes, any other up to
+         * {@code maxAttempts} times, after which the message is given up on.
+         *
+         * @return true once it is done with the message (handled, a duplicate, or given up on); false if the
+         *     subscription stopped first, so that nothing checkpoints past it
+         */
+        boolean one(EventMessage message) {
             Duration backoff = initialBackoff;
-            for (int attempt = 1; ; attempt++) {
+            int attempts = 0;
+            int transientFailures = 0;
+            long firstTransient = 0;
+            while (!stopped) {
                 try {
                     EventEnvelope<Object> envelope = envelope(message);
                     boolean applied = deduplication == Deduplication.BY_HANDLER
                             ? handle(handler, envelope)
                             : idempotent.process(consumer, envelope.eventId(), () -> handler.handle(envelope));
                     counted(envelope, applied);
-                    return;
+                    if (transientFailures > 0) {
+                        log.info(
+                                "consumer {} handled event {} after {} transient failures in {} ms",
+                                consumer,
+                                message.eventId(),
+                                transientFailures,
+                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstTransient));
+                    }
+                    return true;
                 } catch (RuntimeException e) {
-                    if (attempt >= maxAttempts) {
+                    if (TransientFailures.isTransient(e)) {
+                        transientRetries.increment();
+                        if (transientFailures++ == 0) {
+                            firstTransient = System.nanoTime();
+                            log.warn(
+                                    "consumer {} cannot handle event {} for now, and retries it until it can: {}",
+                                    consumer,
+                                    message.eventId(),
+                                    e.toString());
+                        } else {
+                            log.debug("consumer {} failed on event {} again", consumer, message.eventId(), e);
+                        }
+                        sleep(backoff);
+                        backoff = min(backoff.multipliedBy(2), maxBackoff);
+                        continue;
+                    }
+                    if (++attempts >= maxAttempts) {
                         failed.increment();
                         log.error(
                                 "consumer {} gave up on event {} ({} of {}) after {} attempts",
@@ -246,15 +305,21 @@ public final class EventSubscriber {
                                 message.eventId(),
                                 message.type(),
                                 message.streamId(),
-                                attempt,
+                                attempts,
                                 e);
-                        return;
+                        return true;
                     }
-                    log.warn("consumer {} failed on event {}, attempt {}", consumer, message.eventId(), attempt, e);
+                    otherRetries.increment();
+                    log.warn("consumer {} failed on event {}, attempt {}", consumer, message.eventId(), attempts, e);
                     sleep(backoff);
                     backoff = backoff.multipliedBy(2);
                 }
             }
+            return false;
+        }
+
+        void stop() {
+            stopped = true;
         }
 
         private void counted(EventEnvelope<Object> envelope, boolean applied) {
@@ -289,6 +354,10 @@ public final class EventSubscriber {
                 message.traceparent(),
                 message.tracestate(),
                 serializer.deserialize(message.type(), message.schemaVersion(), message.payload()));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static void sleep(Duration backoff) {

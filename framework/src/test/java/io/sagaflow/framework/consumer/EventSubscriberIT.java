@@ -1,0 +1,208 @@
+package io.sagaflow.framework.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.eventstore.EventSerializer;
+import io.sagaflow.framework.hazelcast.SagaflowHazelcastProperties;
+import io.sagaflow.framework.messaging.EventMessage;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus;
+import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.sample.Counter;
+import io.sagaflow.framework.sample.Counter.Incremented;
+import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
+import io.sagaflow.framework.test.postgres.TestDatabase;
+import io.sagaflow.framework.test.postgres.TestPostgres;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A consumer whose database goes away loses no event, however long it is away (ADR 0099): on a real PostgreSQL that
+ * refuses the consumer's connections for a while, with a real shared cluster. Its attempts would give up on a message
+ * within 30 ms.
+ */
+class EventSubscriberIT {
+
+    private static final String CONSUMER = "test.outage";
+    private static final int MAX_ATTEMPTS = 2;
+    private static final Duration INITIAL_BACKOFF = Duration.ofMillis(10);
+
+    private final HazelcastTestClusters clusters = new HazelcastTestClusters();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private TestDatabase database;
+    private HikariDataSource dataSource;
+    private JdbcTemplate jdbc;
+    private ReliableTopicEventBus bus;
+    private Subscription subscription;
+
+    @BeforeEach
+    void setUp() {
+        database = TestPostgres.newDatabase();
+        database.migratedDataSource().close();
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(database.jdbcUrl());
+        config.setUsername(database.username());
+        config.setPassword(database.password());
+        config.setMaximumPoolSize(4);
+        config.setMinimumIdle(0);
+        // Asking the pool for a connection while the database refuses them fails after this, not after 30 s.
+        config.setConnectionTimeout(500);
+        dataSource = new HikariDataSource(config);
+        jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("create table handled (event_id uuid primary key)");
+        SagaflowHazelcastProperties.Shared shared = clusters.newSharedCluster();
+        HazelcastInstance member = clusters.startSharedMember(shared);
+        bus = new ReliableTopicEventBus(member, shared.getTopic().getPrefix(), 1, Duration.ofSeconds(10));
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (subscription != null) {
+            subscription.cancel();
+        }
+        admit(true);
+        clusters.close();
+        dataSource.close();
+    }
+
+    @Test
+    void aConsumerWhoseDatabaseIsAwayForLongerThanItsAttemptsLast_handlesEveryEventOnceItIsBack() {
+        subscription = subscriber()
+                .subscribe(
+                        CONSUMER,
+                        Set.of(Incremented.class),
+                        event -> jdbc.update("insert into handled (event_id) values (?)", event.eventId()));
+        Set<UUID> before = publish(3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> handled().containsAll(before));
+
+        admit(false);
+        Set<UUID> during = publish(5);
+        // Far longer than two attempts 10 ms apart: each of them would have been given up on by now.
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries("transient") >= 10);
+        admit(true);
+
+        // The pool may still fail a request or two while it connects again.
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> handled().containsAll(during));
+        assertThat(handled()).hasSize(8);
+        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "failed")
+                        .count())
+                .isZero();
+        assertThat(retries("other")).isZero();
+    }
+
+    @Test
+    void aMessageThatFailsForAnotherReason_isGivenUpOnAfterItsAttempts_andTheNextOnesAreHandled() {
+        UUID poison = UUID.randomUUID();
+        subscription = subscriber().subscribe(CONSUMER, Set.of(Incremented.class), event -> {
+            if (event.eventId().equals(poison)) {
+                throw new IllegalArgumentException("cannot handle " + poison);
+            }
+            jdbc.update("insert into handled (event_id) values (?)", event.eventId());
+        });
+        bus.publish(List.of(message(poison)));
+        Set<UUID> after = publish(3);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> handled().containsAll(after));
+        assertThat(handled()).doesNotContain(poison);
+        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "failed")
+                        .count())
+                .isEqualTo(1);
+        assertThat(retries("other")).isEqualTo(MAX_ATTEMPTS - 1);
+        assertThat(retries("transient")).isZero();
+    }
+
+    private EventSubscriber subscriber() {
+        TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        return new EventSubscriber(
+                bus,
+                new JdbcCheckpointStore(jdbc),
+                new IdempotentConsumer(jdbc, transactions),
+                new EventSerializer(Counter.registry(), new JsonMapper()),
+                meters,
+                MAX_ATTEMPTS,
+                INITIAL_BACKOFF,
+                Duration.ofMillis(200),
+                1,
+                64,
+                TopicAssignment.everyTopic());
+    }
+
+    /** Publishes {@code count} increments, each of a stream of its own; returns their event ids. */
+    private Set<UUID> publish(int count) {
+        List<EventMessage> messages = new ArrayList<>(count);
+        Set<UUID> ids = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            UUID id = UUID.randomUUID();
+            ids.add(id);
+            messages.add(message(id));
+        }
+        bus.publish(messages);
+        return ids;
+    }
+
+    private static EventMessage message(UUID eventId) {
+        return new EventMessage(
+                eventId.toString(),
+                Counter.PUBLISHER,
+                "counter-" + eventId,
+                1,
+                "CounterIncremented",
+                2,
+                0,
+                "corr",
+                null,
+                null,
+                null,
+                "{\"by\":1}");
+    }
+
+    private Set<UUID> handled() {
+        return new HashSet<>(jdbc.queryForList("select event_id from handled", UUID.class));
+    }
+
+    private double retries(String failure) {
+        return meters.counter("sagaflow.consumer.retries", "consumer", CONSUMER, "failure", failure)
+                .count();
+    }
+
+    /**
+     * Lets the test database take connections, or refuses them and ends the ones it has, as a database that went away
+     * does; from the server's own database, which stays open.
+     */
+    private void admit(boolean allowed) {
+        String url = database.jdbcUrl();
+        String name = url.substring(url.lastIndexOf('/') + 1);
+        String adminUrl = url.substring(0, url.lastIndexOf('/') + 1) + "postgres";
+        try (Connection admin = DriverManager.getConnection(adminUrl, database.username(), database.password());
+                Statement statement = admin.createStatement()) {
+            statement.execute("alter database " + name + " allow_connections " + allowed);
+            if (!allowed) {
+                statement.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = '" + name
+                        + "' and pid <> pg_backend_pid()");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot change whether " + name + " takes connections", e);
+        }
+    }
+}
