@@ -16,6 +16,9 @@ import org.springframework.core.env.MapPropertySource;
  *       on every execution, because a plan for the actual array looks cheaper than the generic one; that planning
  *       cost more than executing them (ADR 0029). A deployment that sets its own connection {@code options} must
  *       keep this one in them;
+ *   <li>a request or a consumer waits at most 5 s for a pooled connection, not Hikari's 30: past that the database is
+ *       away or the service far past its capacity, and a 503 with {@code Retry-After} (ADR 0099) is the answer a client
+ *       can still use, where its own time-out (10 s in the perf suite) would end the request without one;
  *   <li>Tomcat keeps 64 idle request processors for reuse, not 200: each holds some 55–75 KB of buffers for as long
  *       as it is cached, 11 MB of the order service's heap at 200, where a service busy enough to need more than 64
  *       at once is past its capacity on the machines it is sized for (ADR 0041);
@@ -37,6 +40,7 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                                 "spring.mvc.problemdetails.enabled", "false",
                                 "spring.datasource.hikari.data-source-properties.options",
                                         "-c plan_cache_mode=force_generic_plan",
+                                "spring.datasource.hikari.connection-timeout", "5000",
                                 "server.tomcat.processor-cache", "64",
                                 "management.metrics.observations.ignored-meters", "long-task-timer",
                                 "spring.mvc.publish-request-handled-events", "false")));

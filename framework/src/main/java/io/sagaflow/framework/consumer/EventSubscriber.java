@@ -14,6 +14,7 @@ import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.PositionedListener;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus.Subscription;
+import io.sagaflow.framework.transaction.TransientFailures;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

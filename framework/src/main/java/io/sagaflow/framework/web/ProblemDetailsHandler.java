@@ -1,6 +1,7 @@
 package io.sagaflow.framework.web;
 
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import io.sagaflow.framework.transaction.TransientFailures;
 import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
 import java.time.Duration;
@@ -33,7 +34,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * from {@link ApiException}, 409 for a lost optimistic-concurrency race, 503 with {@code Retry-After} when the
  * service sheds load ({@link ApiException#unavailable}) or the database cannot take the request now (no free
  * connection within the pool's timeout, a query timed out: nothing was committed, the same request can be sent
- * again), and 500 only for a genuine fault, whose details stay in the log.
+ * again) or failed it in another way that passes by itself (code {@code DATABASE_UNAVAILABLE}: a connection it ended,
+ * a deadlock; ADR 0099), and 500 only for a genuine fault, whose details stay in the log.
  */
 @RestControllerAdvice
 public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
@@ -82,6 +84,23 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(e, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
     }
 
+    /**
+     * The database failed the request in a way that passes by itself (ADR 0099): it ended the connection, is shutting
+     * down, broke a deadlock. The transaction did not commit unless the connection was lost during the commit itself,
+     * which the service cannot tell; a request sent again with the same {@code Idempotency-Key} is safe either way.
+     */
+    private ResponseEntity<Object> databaseUnavailable(Exception e, WebRequest request) {
+        log.warn("database failed serving {}: {}", request.getDescription(false), e.toString());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                "The service's database failed this request for now; retry after the time in Retry-After, with the"
+                        + " same Idempotency-Key if the request had one");
+        problem.setProperty("code", "DATABASE_UNAVAILABLE");
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_BUSY.toSeconds()));
+        return handleExceptionInternal(e, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+    }
+
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e, WebRequest request) {
         ProblemDetail problem =
@@ -112,6 +131,9 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e, WebRequest request) {
+        if (TransientFailures.isTransient(e)) {
+            return databaseUnavailable(e, request);
+        }
         log.error("unexpected failure serving {}", request.getDescription(false), e);
         ProblemDetail problem =
                 ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred");

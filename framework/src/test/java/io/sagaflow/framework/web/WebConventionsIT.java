@@ -39,6 +39,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -242,6 +243,22 @@ class WebConventionsIT {
     }
 
     @Test
+    void aConnectionTheDatabaseEndsInARequestIsA503WithRetryAfter_notA500() throws Exception {
+        HttpResponse<String> response =
+                post("/things/while-the-database-ends-the-connection", "{\"name\":\"x\",\"quantity\":1}");
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body())
+                .contains("\"code\":\"DATABASE_UNAVAILABLE\"")
+                .contains("\"status\":503");
+
+        assertThat(get("/transactions/one").statusCode())
+                .as("the pool replaces the connection the database ended")
+                .isEqualTo(200);
+    }
+
+    @Test
     void aServiceSheddingLoadAnswers503WithRetryAfter() throws Exception {
         HttpResponse<String> response = post("/things/while-shedding", "{\"name\":\"x\",\"quantity\":1}");
         assertThat(response.statusCode()).isEqualTo(503);
@@ -385,6 +402,16 @@ class WebConventionsIT {
                         Connection second = dataSource.getConnection()) {
                     return transactions.execute(status -> thing.name());
                 }
+            }
+
+            /**
+             * Has the database end the transaction's connection, as a restart or an administrator does: the statement
+             * fails, and so does the rollback.
+             */
+            @PostMapping("/things/while-the-database-ends-the-connection")
+            String createWhileTheDatabaseEndsTheConnection(@Valid @RequestBody NewThing thing) {
+                return transactions.execute(status -> new JdbcTemplate(dataSource)
+                        .queryForObject("select pg_terminate_backend(pg_backend_pid())::text", String.class));
             }
 
             @PostMapping("/things/while-shedding")

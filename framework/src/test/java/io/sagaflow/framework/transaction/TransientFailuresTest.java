@@ -1,15 +1,17 @@
-package io.sagaflow.framework.consumer;
+package io.sagaflow.framework.transaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 class TransientFailuresTest {
 
@@ -34,6 +36,16 @@ class TransientFailuresTest {
                 .isTrue();
         assertThat(TransientFailures.isTransient(new SQLException("deadlock detected", "40P01")))
                 .isTrue();
+    }
+
+    @Test
+    void aRollbackThatFailed_isTransient_whenTheFailureThatCausedItIs() {
+        TransactionSystemException rollback =
+                new TransactionSystemException("JDBC rollback failed", new SQLException("Connection is closed"));
+        assertThat(TransientFailures.isTransient(rollback)).isFalse();
+        rollback.initApplicationException(new DataAccessResourceFailureException(
+                "insert", new SQLException("terminating connection due to administrator command", "57P01")));
+        assertThat(TransientFailures.isTransient(rollback)).isTrue();
     }
 
     @Test
