@@ -2,6 +2,7 @@ package io.sagaflow.framework.eventstore;
 
 import io.sagaflow.framework.eventstore.EventStore.AppendResult;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
+import io.sagaflow.framework.transaction.TransientFailures;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *
  * <p>Each caller gets its own result or its own failure. When a group fails as a whole (a conflict keeps nothing of
  * it, and a bad row fails the statement every row is in) its appends are committed again one by one, so only the ones
- * at fault fail. Two appends of one group to the same stream are merged if the later one expects what the earlier
+ * at fault fail. A failure that passes by itself (the database away: no connection, one it ended) is no append's
+ * fault: the group and every append queued behind it fail with it at once, rather than each waiting in turn for a
+ * connection (ADR 0099). Two appends of one group to the same stream are merged if the later one expects what the earlier
  * one leaves ({@link EventStore#appendAll}); otherwise the group fails and each is tried alone, as if they had raced.
  */
 public final class GroupCommit {
@@ -84,7 +87,21 @@ public final class GroupCommit {
             } finally {
                 lock.unlock();
             }
-            commit(group);
+            Throwable passing = commit(group);
+            if (passing != null) {
+                // The database is away, or refused the group for a reason that passes by itself: the appends queued
+                // meanwhile would each wait for a connection in turn, past their callers' time-outs. They fail now
+                // with the group, and their callers answer at once (503, ADR 0099).
+                List<Pending> refused;
+                lock.lock();
+                try {
+                    refused = new ArrayList<>(queue);
+                    queue.clear();
+                } finally {
+                    lock.unlock();
+                }
+                refused.forEach(pending -> pending.settle(passing));
+            }
         } finally {
             lock.lock();
             try {
@@ -110,7 +127,12 @@ public final class GroupCommit {
         }
     }
 
-    private void commit(List<Pending> group) {
+    /**
+     * Commits {@code group} and settles each of its appends.
+     *
+     * @return the group's failure if it is one that passes by itself ({@link TransientFailures}), else null
+     */
+    private Throwable commit(List<Pending> group) {
         groupSizes.accept(group.size());
         try {
             List<AppendResult> results = store.appendAll(
@@ -118,10 +140,16 @@ public final class GroupCommit {
             for (int i = 0; i < group.size(); i++) {
                 group.get(i).settle(results.get(i));
             }
+            return null;
         } catch (RuntimeException | Error failure) {
+            if (TransientFailures.isTransient(failure)) {
+                // Not the fault of one append: each on its own would fail the same way, one after the other.
+                group.forEach(pending -> pending.settle(failure));
+                return failure;
+            }
             if (group.size() == 1) {
                 group.getFirst().settle(failure);
-                return;
+                return null;
             }
             // Nothing of the group was kept: each append on its own, so that only the ones at fault fail.
             for (Pending pending : group) {
@@ -131,6 +159,7 @@ public final class GroupCommit {
                     pending.settle(alone);
                 }
             }
+            return null;
         }
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.eventstore.EventSerializer;
@@ -17,10 +16,6 @@ import io.sagaflow.framework.sample.Counter.Incremented;
 import io.sagaflow.framework.test.hazelcast.HazelcastTestClusters;
 import io.sagaflow.framework.test.postgres.TestDatabase;
 import io.sagaflow.framework.test.postgres.TestPostgres;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -58,15 +53,8 @@ class EventSubscriberIT {
     void setUp() {
         database = TestPostgres.newDatabase();
         database.migratedDataSource().close();
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(database.jdbcUrl());
-        config.setUsername(database.username());
-        config.setPassword(database.password());
-        config.setMaximumPoolSize(4);
-        config.setMinimumIdle(0);
         // Asking the pool for a connection while the database refuses them fails after this, not after 30 s.
-        config.setConnectionTimeout(500);
-        dataSource = new HikariDataSource(config);
+        dataSource = database.dataSource(Duration.ofMillis(500));
         jdbc = new JdbcTemplate(dataSource);
         jdbc.execute("create table handled (event_id uuid primary key)");
         SagaflowHazelcastProperties.Shared shared = clusters.newSharedCluster();
@@ -79,7 +67,7 @@ class EventSubscriberIT {
         if (subscription != null) {
             subscription.cancel();
         }
-        admit(true);
+        database.admitConnections(true);
         clusters.close();
         dataSource.close();
     }
@@ -94,11 +82,11 @@ class EventSubscriberIT {
         Set<UUID> before = publish(3);
         await().atMost(Duration.ofSeconds(30)).until(() -> handled().containsAll(before));
 
-        admit(false);
+        database.admitConnections(false);
         Set<UUID> during = publish(5);
         // Far longer than two attempts 10 ms apart: each of them would have been given up on by now.
         await().atMost(Duration.ofSeconds(30)).until(() -> retries("transient") >= 10);
-        admit(true);
+        database.admitConnections(true);
 
         // The pool may still fail a request or two while it connects again.
         await().atMost(Duration.ofSeconds(30))
@@ -184,25 +172,5 @@ class EventSubscriberIT {
     private double retries(String failure) {
         return meters.counter("sagaflow.consumer.retries", "consumer", CONSUMER, "failure", failure)
                 .count();
-    }
-
-    /**
-     * Lets the test database take connections, or refuses them and ends the ones it has, as a database that went away
-     * does; from the server's own database, which stays open.
-     */
-    private void admit(boolean allowed) {
-        String url = database.jdbcUrl();
-        String name = url.substring(url.lastIndexOf('/') + 1);
-        String adminUrl = url.substring(0, url.lastIndexOf('/') + 1) + "postgres";
-        try (Connection admin = DriverManager.getConnection(adminUrl, database.username(), database.password());
-                Statement statement = admin.createStatement()) {
-            statement.execute("alter database " + name + " allow_connections " + allowed);
-            if (!allowed) {
-                statement.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = '" + name
-                        + "' and pid <> pg_backend_pid()");
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot change whether " + name + " takes connections", e);
-        }
     }
 }

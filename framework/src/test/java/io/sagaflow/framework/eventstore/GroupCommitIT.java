@@ -3,6 +3,7 @@ package io.sagaflow.framework.eventstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.sagaflow.framework.Stores;
 import io.sagaflow.framework.eventstore.EventStore.AppendResult;
 import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
@@ -11,6 +12,9 @@ import io.sagaflow.framework.outbox.OutboxWriter;
 import io.sagaflow.framework.sample.Counter;
 import io.sagaflow.framework.sample.Counter.Incremented;
 import io.sagaflow.framework.sample.Counter.Opened;
+import io.sagaflow.framework.test.postgres.TestDatabase;
+import io.sagaflow.framework.test.postgres.TestPostgres;
+import io.sagaflow.framework.transaction.TransientFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,15 +23,20 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 class GroupCommitIT {
 
@@ -88,6 +97,46 @@ class GroupCommitIT {
                 assertThat(store.readStream(result.streamId(), 1)).isEqualTo(result.events());
             }
             assertThat(commits.waiting()).isZero();
+        }
+    }
+
+    @Test
+    void whenTheDatabaseIsAway_theGroupAndTheAppendsQueuedBehindItFailWithIt_notEachInTurn() throws Exception {
+        TestDatabase database = TestPostgres.newDatabase();
+        database.migratedDataSource().close();
+        try (HikariDataSource pool = database.dataSource(Duration.ofMillis(500));
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Stores away = new Stores(
+                    pool,
+                    new JdbcTemplate(pool),
+                    new TransactionTemplate(new DataSourceTransactionManager(pool)),
+                    stores.serializer());
+            HeldStore held = new HeldStore(away.eventStore());
+            GroupCommit commits = new GroupCommit(held, 64, size -> {});
+            List<Future<AppendResult>> appends = new ArrayList<>();
+            appends.add(threads.submit(() -> commits.append(opening("first"))));
+            assertThat(held.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 8; i++) {
+                StreamAppend append = opening("queued-" + i);
+                appends.add(threads.submit(() -> commits.append(append)));
+            }
+            await(() -> commits.waiting() == 8);
+            database.admitConnections(false);
+            held.release.countDown();
+
+            for (Future<AppendResult> append : appends) {
+                assertThatThrownBy(() -> append.get(30, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .satisfies(failure -> assertThat(TransientFailures.isTransient(failure.getCause()))
+                                .isTrue());
+            }
+            // Only the first append went to the database: each of the eight behind it would have waited for a
+            // connection in turn, as a group and then one by one.
+            assertThat(held.calls).hasValue(1);
+            assertThat(commits.waiting()).isZero();
+
+            database.admitConnections(true);
+            assertThat(commits.append(opening("back")).nextExpectedVersion()).isEqualTo(1);
         }
     }
 
@@ -218,6 +267,7 @@ class GroupCommitIT {
 
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger calls = new AtomicInteger();
         private final EventStore store;
 
         HeldStore(EventStore store) {
@@ -226,6 +276,7 @@ class GroupCommitIT {
 
         @Override
         public List<AppendResult> appendAll(List<StreamAppend> appends) {
+            calls.incrementAndGet();
             if (entered.getCount() > 0) {
                 entered.countDown();
                 try {
