@@ -74,14 +74,12 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> busy(Exception e, WebRequest request) {
         // Overload, not a fault: one line, no stack trace, so a flood of them does not flood the log.
         log.warn("database busy serving {}: {}", request.getDescription(false), e.getMessage());
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.SERVICE_UNAVAILABLE,
+        return retryLater(
+                e,
+                request,
+                "SERVICE_BUSY",
                 "The service is too busy to take this request now; nothing was changed, retry after the time in"
                         + " Retry-After");
-        problem.setProperty("code", "SERVICE_BUSY");
-        HttpHeaders headers = new HttpHeaders();
-        headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_BUSY.toSeconds()));
-        return handleExceptionInternal(e, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
     }
 
     /**
@@ -91,11 +89,18 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
      */
     private ResponseEntity<Object> databaseUnavailable(Exception e, WebRequest request) {
         log.warn("database failed serving {}: {}", request.getDescription(false), e.toString());
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.SERVICE_UNAVAILABLE,
+        return retryLater(
+                e,
+                request,
+                "DATABASE_UNAVAILABLE",
                 "The service's database failed this request for now; retry after the time in Retry-After, with the"
                         + " same Idempotency-Key if the request had one");
-        problem.setProperty("code", "DATABASE_UNAVAILABLE");
+    }
+
+    /** A 503 problem with {@code code} and {@code Retry-After}. */
+    private ResponseEntity<Object> retryLater(Exception e, WebRequest request, String code, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
+        problem.setProperty("code", code);
         HttpHeaders headers = new HttpHeaders();
         headers.set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER_BUSY.toSeconds()));
         return handleExceptionInternal(e, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);

@@ -150,26 +150,36 @@ class OutboxReplayIT {
 
     @Test
     void aConsumerThatFallsMoreThanTheTimeToLiveBehindWhileListening_getsWhatItSkippedPublishedAgain() {
-        startSharedCluster(TTL);
-        startRelay(bus(sharedMember));
-        ReliableTopicEventBus consumerBus = bus(sharedMember);
-        CountDownLatch release = new CountDownLatch(1);
-        // The consumer's first message takes longer than the topic keeps the ones after it.
-        Set<String> first = holdTheFirstMessage(consumerBus, release);
-        Set<String> skipped = appendAndPublish(20);
-        awaitExpired(consumerBus);
-        release.countDown();
+        FellBehind behind = fallMoreThanTheTimeToLiveBehind();
         // The listener reads on from the oldest message held, and learns of the loss from the next message's
-        // sequence; with none held it waits for the next one.
+        // sequence.
         Set<String> next = append(1);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(skipped));
-        assertThat(receivedIds()).containsAll(first).containsAll(next);
-        assertThat(replayed()).isGreaterThanOrEqualTo(skipped.size());
+        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(behind.skipped()));
+        assertThat(receivedIds()).containsAll(behind.first()).containsAll(next);
+        assertThat(replayed()).isGreaterThanOrEqualTo(behind.skipped().size());
     }
 
     @Test
     void aConsumerThatFallsMoreThanTheTimeToLiveBehind_onATopicThatThenStaysQuiet_getsWhatItSkippedPublishedAgain() {
+        FellBehind behind = fallMoreThanTheTimeToLiveBehind();
+        // Nothing more is published: no next message tells the listener what it skipped. It handled its message
+        // later than half the time-to-live, so it looks a time-to-live later whether what it expects next is gone
+        // (ADR 0098).
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(behind.skipped()));
+        assertThat(receivedIds()).containsAll(behind.first());
+        assertThat(replayed()).isGreaterThanOrEqualTo(behind.skipped().size());
+    }
+
+    /** The ids of the message a consumer held, and of the ones that expired meanwhile. */
+    private record FellBehind(Set<String> first, Set<String> skipped) {}
+
+    /**
+     * A consumer whose first message takes longer than the topic keeps the 20 published after it: it holds it until
+     * they expired, then lets it go.
+     */
+    private FellBehind fallMoreThanTheTimeToLiveBehind() {
         startSharedCluster(TTL);
         startRelay(bus(sharedMember));
         ReliableTopicEventBus consumerBus = bus(sharedMember);
@@ -178,13 +188,7 @@ class OutboxReplayIT {
         Set<String> skipped = appendAndPublish(20);
         awaitExpired(consumerBus);
         release.countDown();
-        // Nothing more is published: no next message tells the listener what it skipped. It handled its message
-        // later than half the time-to-live, so it looks a time-to-live later whether what it expects next is gone
-        // (ADR 0098).
-
-        await().atMost(Duration.ofSeconds(30)).until(() -> receivedIds().containsAll(skipped));
-        assertThat(receivedIds()).containsAll(first);
-        assertThat(replayed()).isGreaterThanOrEqualTo(skipped.size());
+        return new FellBehind(first, skipped);
     }
 
     @Test
