@@ -24,9 +24,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *
  * <p>Each caller gets its own result or its own failure. When a group fails as a whole (a conflict keeps nothing of
  * it, and a bad row fails the statement every row is in) its appends are committed again one by one, so only the ones
- * at fault fail. A failure that passes by itself (the database away: no connection, one it ended) is no append's
- * fault: the group and every append queued behind it fail with it at once, rather than each waiting in turn for a
- * connection (ADR 0099). Two appends of one group to the same stream are merged if the later one expects what the earlier
+ * at fault fail. A database that is away (no connection to be had, the connection ended) is no append's fault: the
+ * group and every append queued behind it fail with it at once, rather than each waiting in turn for a connection
+ * (ADR 0099). A deadlock or another conflict still has each append tried alone. Two appends of one group to the same stream are merged if the later one expects what the earlier
  * one leaves ({@link EventStore#appendAll}); otherwise the group fails and each is tried alone, as if they had raced.
  */
 public final class GroupCommit {
@@ -89,8 +89,8 @@ public final class GroupCommit {
             }
             Throwable passing = commit(group);
             if (passing != null) {
-                // The database is away, or refused the group for a reason that passes by itself: the appends queued
-                // meanwhile would each wait for a connection in turn, past their callers' time-outs. They fail now
+                // The database is away: the appends queued meanwhile would each wait for a connection in turn, past
+                // their callers' time-outs. They fail now
                 // with the group, and their callers answer at once (503, ADR 0099).
                 List<Pending> refused;
                 lock.lock();
@@ -130,7 +130,7 @@ public final class GroupCommit {
     /**
      * Commits {@code group} and settles each of its appends.
      *
-     * @return the group's failure if it is one that passes by itself ({@link TransientFailures}), else null
+     * @return the group's failure if it says the database is unavailable ({@link TransientFailures}), else null
      */
     private Throwable commit(List<Pending> group) {
         groupSizes.accept(group.size());
@@ -142,7 +142,7 @@ public final class GroupCommit {
             }
             return null;
         } catch (RuntimeException | Error failure) {
-            if (TransientFailures.isTransient(failure)) {
+            if (TransientFailures.isUnavailable(failure)) {
                 // Not the fault of one append: each on its own would fail the same way, one after the other.
                 group.forEach(pending -> pending.settle(failure));
                 return failure;

@@ -49,6 +49,24 @@ class TransientFailuresTest {
     }
 
     @Test
+    void aDatabaseThatIsAway_isUnavailable_aDeadlockOrAStatementTimeOutIsOnlyTransient() {
+        assertThat(TransientFailures.isUnavailable(new CannotCreateTransactionException(
+                        "Could not open JDBC Connection for transaction",
+                        new SQLTransientConnectionException("Connection is not available"))))
+                .isTrue();
+        assertThat(TransientFailures.isUnavailable(new SQLException("terminating connection", "57P01")))
+                .isTrue();
+        assertThat(TransientFailures.isUnavailable(new SQLException("I/O error", "08006")))
+                .isTrue();
+        SQLException deadlock = new SQLException("deadlock detected", "40P01");
+        SQLException cancelled = new SQLException("canceling statement due to statement timeout", "57014");
+        assertThat(TransientFailures.isUnavailable(deadlock)).isFalse();
+        assertThat(TransientFailures.isUnavailable(cancelled)).isFalse();
+        assertThat(TransientFailures.isTransient(deadlock)).isTrue();
+        assertThat(TransientFailures.isTransient(cancelled)).isTrue();
+    }
+
+    @Test
     void aBrokenConstraint_aBug_orAnUnknownState_isNot() {
         assertThat(TransientFailures.isTransient(new DuplicateKeyException("duplicate key")))
                 .isFalse();
