@@ -3,6 +3,7 @@ package io.sagaflow.framework.autoconfigure;
 import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sagaflow.framework.consumer.DeadLetters;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.consumer.JdbcCheckpointStore;
@@ -203,6 +204,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 bus,
                 new JdbcCheckpointStore(new JdbcTemplate(dataSource)),
                 idempotent,
+                new DeadLetters(new JdbcTemplate(dataSource)),
                 serializer,
                 registry,
                 properties.getMaxAttempts(),

@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * <p>A message handled on its own that fails is retried with backoff. A failure that passes by itself (the database
  * cannot be reached, a deadlock; see {@link TransientFailures}) is retried until it passes, the wait capped at
  * {@code maxBackoff}, holding the consumer's lane back meanwhile (ADR 0099). Any other failure gives up after
- * {@code maxAttempts}: the message is logged and counted as failed so that it cannot stall its topic.
+ * {@code maxAttempts}: the message is logged, counted as failed and kept in {@link DeadLetters}, so that it cannot stall
+ * its topic and is not lost either. Each subscription, that is each start of the service, tries the messages its
+ * consumer gave up on again, beside the new ones (ADR 0100).
  */
 public final class EventSubscriber {
 
@@ -52,6 +54,7 @@ public final class EventSubscriber {
     private final ReliableTopicEventBus bus;
     private final JdbcCheckpointStore checkpoints;
     private final IdempotentConsumer idempotent;
+    private final DeadLetters deadLetters;
     private final EventSerializer serializer;
     private final MeterRegistry meters;
     private final int maxAttempts;
@@ -69,6 +72,7 @@ public final class EventSubscriber {
             ReliableTopicEventBus bus,
             JdbcCheckpointStore checkpoints,
             IdempotentConsumer idempotent,
+            DeadLetters deadLetters,
             EventSerializer serializer,
             MeterRegistry meters,
             int maxAttempts,
@@ -83,6 +87,7 @@ public final class EventSubscriber {
         this.bus = bus;
         this.checkpoints = checkpoints;
         this.idempotent = idempotent;
+        this.deadLetters = deadLetters;
         this.serializer = serializer;
         this.meters = meters;
         this.maxAttempts = maxAttempts;
@@ -130,6 +135,7 @@ public final class EventSubscriber {
             };
             Subscription topics = assignment.subscribe(
                     consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
+            delivering.redriveInBackground(consumed);
             return () -> {
                 delivering.stop();
                 topics.cancel();
@@ -140,6 +146,7 @@ public final class EventSubscriber {
                 queued.enqueue(new Delivery(message, topic, after, consumed.contains(message.type())));
         Subscription topics = assignment.subscribe(
                 consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
+        delivering.redriveInBackground(consumed);
         return () -> {
             delivering.stop();
             topics.cancel();
@@ -156,6 +163,7 @@ public final class EventSubscriber {
         private final Counter handled;
         private final Counter duplicates;
         private final Counter failed;
+        private final Counter redriven;
         private final Counter transientRetries;
         private final Counter otherRetries;
         private final Timer lag;
@@ -172,6 +180,7 @@ public final class EventSubscriber {
             this.handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
             this.duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
             this.failed = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "failed");
+            this.redriven = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "redriven");
             this.transientRetries =
                     meters.counter("sagaflow.consumer.retries", "consumer", consumer, "failure", "transient");
             this.otherRetries = meters.counter("sagaflow.consumer.retries", "consumer", consumer, "failure", "other");
@@ -254,13 +263,58 @@ public final class EventSubscriber {
         }
 
         /**
-         * Handles one message, retrying with backoff: a transient failure until it passes, any other up to
-         * {@code maxAttempts} times, after which the message is given up on.
+         * Handles one message as {@link #attempt} does.
          *
-         * @return true once it is done with the message (handled, a duplicate, or given up on); false if the
+         * @return true once it is done with the message (handled, a duplicate, or given up on and kept); false if the
          *     subscription stopped first, so that nothing checkpoints past it
          */
         boolean one(EventMessage message) {
+            return attempt(message) != Handling.STOPPED;
+        }
+
+        /**
+         * Tries the messages the consumer gave up on before, on a thread of its own, oldest first; forgets each that
+         * is handled now. One that fails again is kept again, with its attempts added up. Types the consumer no
+         * longer handles are left alone.
+         */
+        void redriveInBackground(Set<String> consumed) {
+            Thread.ofVirtual().name("dead-letters-" + consumer).start(() -> {
+                List<DeadLetters.DeadLetter> letters;
+                try {
+                    letters = deadLetters.of(consumer);
+                } catch (RuntimeException e) {
+                    log.warn("consumer {} could not read the messages it gave up on: {}", consumer, e.toString());
+                    return;
+                }
+                if (!letters.isEmpty()) {
+                    log.info("consumer {} tries the {} messages it gave up on again", consumer, letters.size());
+                }
+                for (DeadLetters.DeadLetter letter : letters) {
+                    if (!consumed.contains(letter.message().type())) {
+                        continue;
+                    }
+                    Handling handling = attempt(letter.message());
+                    if (handling == Handling.STOPPED) {
+                        return;
+                    }
+                    if (handling == Handling.DONE) {
+                        deadLetters.release(consumer, letter.message().eventId());
+                        redriven.increment();
+                        log.info(
+                                "consumer {} handled event {}, which it had given up on after {} attempts",
+                                consumer,
+                                letter.message().eventId(),
+                                letter.attempts());
+                    }
+                }
+            });
+        }
+
+        /**
+         * Handles one message, retrying with backoff: a transient failure until it passes, any other up to
+         * {@code maxAttempts} times, after which the message is given up on and kept in {@link DeadLetters}.
+         */
+        private Handling attempt(EventMessage message) {
             Duration backoff = initialBackoff;
             int attempts = 0;
             int transientFailures = 0;
@@ -280,7 +334,7 @@ public final class EventSubscriber {
                                 transientFailures,
                                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstTransient));
                     }
-                    return true;
+                    return Handling.DONE;
                 } catch (RuntimeException e) {
                     if (TransientFailures.isTransient(e)) {
                         transientRetries.increment();
@@ -301,14 +355,16 @@ public final class EventSubscriber {
                     if (++attempts >= maxAttempts) {
                         failed.increment();
                         log.error(
-                                "consumer {} gave up on event {} ({} of {}) after {} attempts",
+                                "consumer {} gave up on event {} ({} of {}) after {} attempts, and keeps it to try at"
+                                        + " its next start",
                                 consumer,
                                 message.eventId(),
                                 message.type(),
                                 message.streamId(),
                                 attempts,
                                 e);
-                        return true;
+                        park(message, e, attempts);
+                        return Handling.GAVE_UP;
                     }
                     otherRetries.increment();
                     log.warn("consumer {} failed on event {}, attempt {}", consumer, message.eventId(), attempts, e);
@@ -316,7 +372,15 @@ public final class EventSubscriber {
                     backoff = backoff.multipliedBy(2);
                 }
             }
-            return false;
+            return Handling.STOPPED;
+        }
+
+        private void park(EventMessage message, RuntimeException failure, int attempts) {
+            try {
+                deadLetters.park(consumer, message, failure, attempts);
+            } catch (RuntimeException e) {
+                log.error("consumer {} could not keep event {}, which it gave up on", consumer, message.eventId(), e);
+            }
         }
 
         void stop() {
@@ -355,6 +419,13 @@ public final class EventSubscriber {
                 message.traceparent(),
                 message.tracestate(),
                 serializer.deserialize(message.type(), message.schemaVersion(), message.payload()));
+    }
+
+    /** What became of a message: handled (or a duplicate), given up on and kept, or left as the subscription stopped. */
+    private enum Handling {
+        DONE,
+        GAVE_UP,
+        STOPPED
     }
 
     private static Duration min(Duration a, Duration b) {

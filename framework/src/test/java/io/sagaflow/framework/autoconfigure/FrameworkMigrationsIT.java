@@ -59,7 +59,7 @@ class FrameworkMigrationsIT {
         assertThat(jdbc.queryForList(
                         "select version from flyway_schema_history where success order by installed_rank",
                         String.class))
-                .containsExactly("1.0.1", "1.0.2", "1.0.3", "2", "1.0.4", "1.0.5", "1.0.6", "1.0.7");
+                .containsExactly("1.0.1", "1.0.2", "1.0.3", "2", "1.0.4", "1.0.5", "1.0.6", "1.0.7", "1.0.8");
         assertThat(jdbc.queryForList(
                         "select column_name from information_schema.columns where table_name = 'consumer_checkpoint'",
                         String.class))

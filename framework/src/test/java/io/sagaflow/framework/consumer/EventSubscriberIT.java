@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A consumer whose database goes away loses no event, however long it is away (ADR 0099): on a real PostgreSQL that
+ * A consumer whose database goes away loses no event, however long it is away (ADR 0099), and one that gives up on a
+ * message keeps it and handles it at its next start once the cause is fixed (ADR 0100): on a real PostgreSQL that
  * refuses the consumer's connections for a while, with a real shared cluster. Its attempts would give up on a message
  * within 30 ms.
  */
@@ -48,6 +50,7 @@ class EventSubscriberIT {
     private JdbcTemplate jdbc;
     private ReliableTopicEventBus bus;
     private Subscription subscription;
+    private DeadLetters deadLetters;
 
     @BeforeEach
     void setUp() {
@@ -56,6 +59,7 @@ class EventSubscriberIT {
         // Asking the pool for a connection while the database refuses them fails after this, not after 30 s.
         dataSource = database.dataSource(Duration.ofMillis(500));
         jdbc = new JdbcTemplate(dataSource);
+        deadLetters = new DeadLetters(jdbc);
         jdbc.execute("create table handled (event_id uuid primary key)");
         SagaflowHazelcastProperties.Shared shared = clusters.newSharedCluster();
         HazelcastInstance member = clusters.startSharedMember(shared);
@@ -100,14 +104,16 @@ class EventSubscriberIT {
     }
 
     @Test
-    void aMessageThatFailsForAnotherReason_isGivenUpOnAfterItsAttempts_andTheNextOnesAreHandled() {
+    void aMessageThatFailsForAnotherReason_isGivenUpOnAndKept_theNextOnesAreHandled_andTheNextStartHandlesIt() {
         UUID poison = UUID.randomUUID();
-        subscription = subscriber().subscribe(CONSUMER, Set.of(Incremented.class), event -> {
-            if (event.eventId().equals(poison)) {
+        AtomicBoolean fixed = new AtomicBoolean();
+        EventHandler handler = event -> {
+            if (event.eventId().equals(poison) && !fixed.get()) {
                 throw new IllegalArgumentException("cannot handle " + poison);
             }
             jdbc.update("insert into handled (event_id) values (?)", event.eventId());
-        });
+        };
+        subscription = subscriber().subscribe(CONSUMER, Set.of(Incremented.class), handler);
         bus.publish(List.of(message(poison)));
         Set<UUID> after = publish(3);
 
@@ -118,6 +124,25 @@ class EventSubscriberIT {
                 .isEqualTo(1);
         assertThat(retries("other")).isEqualTo(MAX_ATTEMPTS - 1);
         assertThat(retries("transient")).isZero();
+        assertThat(deadLetters.of(CONSUMER)).singleElement().satisfies(letter -> {
+            assertThat(letter.message().eventId()).isEqualTo(poison.toString());
+            assertThat(letter.message().payload()).isEqualTo("{\"by\":1}");
+            assertThat(letter.attempts()).isEqualTo(MAX_ATTEMPTS);
+            assertThat(letter.failure()).contains("cannot handle " + poison);
+        });
+
+        // The cause is fixed and the service started again: the consumer tries what it kept, and forgets it.
+        subscription.cancel();
+        fixed.set(true);
+        subscription = subscriber().subscribe(CONSUMER, Set.of(Incremented.class), handler);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> handled().contains(poison));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> deadLetters.of(CONSUMER).isEmpty());
+        assertThat(handled()).hasSize(4);
+        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "redriven")
+                        .count())
+                .isEqualTo(1);
     }
 
     private EventSubscriber subscriber() {
@@ -126,6 +151,7 @@ class EventSubscriberIT {
                 bus,
                 new JdbcCheckpointStore(jdbc),
                 new IdempotentConsumer(jdbc, transactions),
+                deadLetters,
                 new EventSerializer(Counter.registry(), new JsonMapper()),
                 meters,
                 MAX_ATTEMPTS,

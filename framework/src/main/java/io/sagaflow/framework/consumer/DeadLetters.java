@@ -1,0 +1,81 @@
+package io.sagaflow.framework.consumer;
+
+import io.sagaflow.framework.messaging.EventMessage;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The messages each consumer gave up on after its attempts, kept whole in {@code consumer_dead_letter} (ADR 0100):
+ * what a consumer was delivered is never lost, even when it cannot handle it, and it can be tried again.
+ */
+public final class DeadLetters {
+
+    private final JdbcTemplate jdbc;
+
+    public DeadLetters(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A message a consumer gave up on, why, and after how many attempts in all. */
+    public record DeadLetter(String consumer, EventMessage message, String failure, int attempts) {}
+
+    /** Keeps {@code message}, given up on by {@code consumer} for {@code failure}; a message kept already adds up. */
+    public void park(String consumer, EventMessage message, Throwable failure, int attempts) {
+        jdbc.update(
+                "insert into consumer_dead_letter (consumer, event_id, source, stream_id, version, type, schema_version,"
+                        + " occurred_at_micros, correlation_id, causation_id, traceparent, tracestate, payload, failure,"
+                        + " attempts) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " on conflict (consumer, event_id) do update set failure = excluded.failure,"
+                        + " attempts = consumer_dead_letter.attempts + excluded.attempts, failed_at = now()",
+                consumer,
+                UUID.fromString(message.eventId()),
+                message.source(),
+                message.streamId(),
+                message.version(),
+                message.type(),
+                message.schemaVersion(),
+                message.occurredAtMicros(),
+                message.correlationId(),
+                message.causationId(),
+                message.traceparent(),
+                message.tracestate(),
+                message.payload(),
+                String.valueOf(failure),
+                attempts);
+    }
+
+    /** The messages {@code consumer} gave up on, the oldest first. */
+    public List<DeadLetter> of(String consumer) {
+        return jdbc.query(
+                "select consumer, event_id, source, stream_id, version, type, schema_version, occurred_at_micros,"
+                        + " correlation_id, causation_id, traceparent, tracestate, payload, failure, attempts"
+                        + " from consumer_dead_letter where consumer = ? order by failed_at, event_id",
+                (rs, row) -> new DeadLetter(
+                        rs.getString("consumer"),
+                        new EventMessage(
+                                rs.getString("event_id"),
+                                rs.getString("source"),
+                                rs.getString("stream_id"),
+                                rs.getLong("version"),
+                                rs.getString("type"),
+                                rs.getInt("schema_version"),
+                                rs.getLong("occurred_at_micros"),
+                                rs.getString("correlation_id"),
+                                rs.getString("causation_id"),
+                                rs.getString("traceparent"),
+                                rs.getString("tracestate"),
+                                rs.getString("payload")),
+                        rs.getString("failure"),
+                        rs.getInt("attempts")),
+                consumer);
+    }
+
+    /** Forgets {@code consumer}'s dead letter of {@code eventId}: it was handled after all. */
+    public void release(String consumer, String eventId) {
+        jdbc.update(
+                "delete from consumer_dead_letter where consumer = ? and event_id = ?",
+                consumer,
+                UUID.fromString(eventId));
+    }
+}
