@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sagaflow.framework.consumer.DeadLetters;
+import io.sagaflow.framework.consumer.DeadLettersEndpoint;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.consumer.JdbcCheckpointStore;
@@ -37,6 +38,7 @@ import javax.sql.DataSource;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -46,6 +48,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -194,6 +197,7 @@ public class SagaflowEventStoreAutoConfiguration {
             ReliableTopicEventBus bus,
             DataSource dataSource,
             IdempotentConsumer idempotent,
+            DeadLetters deadLetters,
             EventSerializer serializer,
             ObjectProvider<MeterRegistry> meters,
             SagaflowConsumerProperties properties,
@@ -204,7 +208,7 @@ public class SagaflowEventStoreAutoConfiguration {
                 bus,
                 new JdbcCheckpointStore(new JdbcTemplate(dataSource)),
                 idempotent,
-                new DeadLetters(new JdbcTemplate(dataSource)),
+                deadLetters,
                 serializer,
                 registry,
                 properties.getMaxAttempts(),
@@ -215,6 +219,24 @@ public class SagaflowEventStoreAutoConfiguration {
                 properties.isShareTopics()
                         ? new TopicShares(member, bus::publisherOf, properties.getTopicLeaseTtl(), clock, registry)
                         : TopicAssignment.everyTopic());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DeadLetters deadLetters(DataSource dataSource) {
+        return new DeadLetters(new JdbcTemplate(dataSource));
+    }
+
+    /** {@code /actuator/deadletters} where the actuator is on the class path (ADR 0100). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class DeadLettersEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DeadLettersEndpoint deadLettersEndpoint(DeadLetters deadLetters, EventSubscriber subscriber) {
+            return new DeadLettersEndpoint(deadLetters, subscriber);
+        }
     }
 
     /** For the pruning; the event store claims keys through an instance of its own. */

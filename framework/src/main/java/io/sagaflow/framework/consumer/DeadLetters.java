@@ -1,7 +1,10 @@
 package io.sagaflow.framework.consumer;
 
 import io.sagaflow.framework.messaging.EventMessage;
+import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -69,6 +72,41 @@ public final class DeadLetters {
                         rs.getString("failure"),
                         rs.getInt("attempts")),
                 consumer);
+    }
+
+    /** What an operator sees of a dead letter. */
+    public record Summary(
+            String consumer,
+            String eventId,
+            String type,
+            String streamId,
+            String failure,
+            int attempts,
+            OffsetDateTime failedAt) {}
+
+    /** Every consumer's count of dead letters. */
+    public Map<String, Integer> counts() {
+        Map<String, Integer> counts = new TreeMap<>();
+        jdbc.query("select consumer, count(*)::int from consumer_dead_letter group by consumer", rs -> {
+            counts.put(rs.getString(1), rs.getInt(2));
+        });
+        return counts;
+    }
+
+    /** The {@code limit} oldest dead letters of all consumers. */
+    public List<Summary> oldest(int limit) {
+        return jdbc.query(
+                "select consumer, event_id::text, type, stream_id, failure, attempts, failed_at from consumer_dead_letter"
+                        + " order by failed_at, consumer, event_id limit ?",
+                (rs, row) -> new Summary(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getString(5),
+                        rs.getInt(6),
+                        rs.getObject(7, OffsetDateTime.class)),
+                limit);
     }
 
     /** Forgets {@code consumer}'s dead letter of {@code eventId}: it was handled after all. */

@@ -23,7 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -63,6 +65,8 @@ public final class EventSubscriber {
     private final int lanes;
     private final int batchSize;
     private final TopicAssignment assignment;
+    /** The subscriptions running, by consumer: what {@link #redrive()} tries again. */
+    private final Map<String, Runnable> redrives = new ConcurrentHashMap<>();
 
     /**
      * @param assignment which of a consumer's topics this replica listens to: {@link TopicShares} shares them among
@@ -135,23 +139,44 @@ public final class EventSubscriber {
             };
             Subscription topics = assignment.subscribe(
                     consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
-            delivering.redriveInBackground(consumed);
-            return () -> {
+            return running(consumer, delivering, consumed, () -> {
                 delivering.stop();
                 topics.cancel();
-            };
+            });
         }
         ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
         PositionedListener laned = (message, topic, after) ->
                 queued.enqueue(new Delivery(message, topic, after, consumed.contains(message.type())));
         Subscription topics = assignment.subscribe(
                 consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
-        delivering.redriveInBackground(consumed);
-        return () -> {
+        return running(consumer, delivering, consumed, () -> {
             delivering.stop();
             topics.cancel();
             queued.stop();
+        });
+    }
+
+    /** Starts the redrive of a subscription that started, and registers it for {@link #redrive()} until cancelled. */
+    private Subscription running(String consumer, Delivering delivering, Set<String> consumed, Runnable cancel) {
+        Runnable redrive = () -> delivering.redriveInBackground(consumed);
+        redrives.put(consumer, redrive);
+        redrive.run();
+        return () -> {
+            redrives.remove(consumer, redrive);
+            cancel.run();
         };
+    }
+
+    /**
+     * Has every running subscription try the messages its consumer gave up on again, each on a thread of its own, as
+     * it did when it started (ADR 0100): once their cause is fixed without a restart, say.
+     *
+     * @return the consumers that try them
+     */
+    public Set<String> redrive() {
+        Set<String> consumers = new TreeSet<>(redrives.keySet());
+        redrives.values().forEach(Runnable::run);
+        return consumers;
     }
 
     /** One subscription's handling of its messages, with its meters. */

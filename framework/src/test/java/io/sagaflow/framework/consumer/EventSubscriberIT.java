@@ -20,9 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +145,41 @@ class EventSubscriberIT {
         assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "redriven")
                         .count())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void theEndpointListsWhatTheConsumersGaveUpOn_andHasThemTriedAgainNow() {
+        UUID poison = UUID.randomUUID();
+        AtomicBoolean fixed = new AtomicBoolean();
+        EventSubscriber subscriber = subscriber();
+        DeadLettersEndpoint endpoint = new DeadLettersEndpoint(deadLetters, subscriber);
+        subscription = subscriber.subscribe(CONSUMER, Set.of(Incremented.class), event -> {
+            if (event.eventId().equals(poison) && !fixed.get()) {
+                throw new IllegalArgumentException("cannot handle " + poison);
+            }
+            jdbc.update("insert into handled (event_id) values (?)", event.eventId());
+        });
+        bus.publish(List.of(message(poison)));
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !deadLetters.of(CONSUMER).isEmpty());
+        assertThat(endpoint.deadLetters().get("counts")).isEqualTo(Map.of(CONSUMER, 1));
+        assertThat(endpoint.deadLetters().get("oldest"))
+                .asInstanceOf(InstanceOfAssertFactories.list(DeadLetters.Summary.class))
+                .singleElement()
+                .satisfies(letter -> {
+                    assertThat(letter.eventId()).isEqualTo(poison.toString());
+                    assertThat(letter.type()).isEqualTo("CounterIncremented");
+                    assertThat(letter.failure()).contains("cannot handle");
+                    assertThat(letter.failedAt()).isNotNull();
+                });
+
+        // Fixed without a restart: the operator has the running consumers try again.
+        fixed.set(true);
+        assertThat(endpoint.redrive()).isEqualTo(Map.of("redriving", Set.of(CONSUMER)));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> handled().contains(poison));
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.counts().isEmpty());
     }
 
     private EventSubscriber subscriber() {
