@@ -3,8 +3,8 @@
 # mix at RATE iter/s for DURATION, and from AWAY_AT seconds in makes DATABASE refuse connections and ends the ones it
 # has (allow_connections false, pg_terminate_backend) for AWAY seconds. Then waits for the sagas to end, reads the
 # order service's audit, and counts in the services' logs the consumers' transient retries, recoveries and
-# given-up events (ADR 0099). Writes OUT/{k6.log,k6-summary.json,audit.json,counts.txt} and leaves the logs in
-# .local/logs.
+# given-up events (ADR 0099), and reads each service's dead letters (ADR 0100). Writes
+# OUT/{k6.log,k6-summary.json,audit.json,counts.txt,deadletters.txt} and leaves the logs in .local/logs.
 #
 #   perf/results/2026-12-01-database-outage/probe.sh [DATABASE=inventory] [AWAY=60] [AWAY_AT=40] [RATE=50] [DURATION=3m]
 set -euo pipefail
@@ -37,6 +37,10 @@ for _ in $(seq 90); do
   sleep 2
 done
 curl -sf --max-time 120 http://127.0.0.1:8083/api/admin/audit > "$OUT/audit.json" || echo '{"error": "no audit"}' > "$OUT/audit.json"
+# What the consumers gave up on and kept (ADR 0100): nothing, if the outage was seen as one.
+for port in 8081 8082 8083 8084; do
+  printf '%s %s\n' "$port" "$(curl -sf http://127.0.0.1:$port/actuator/deadletters || echo unavailable)"
+done > "$OUT/deadletters.txt"
 {
   for service in account inventory order payment; do
     log=.local/logs/"$service"-service-0.log
@@ -46,5 +50,5 @@ curl -sf --max-time 120 http://127.0.0.1:8083/api/admin/audit > "$OUT/audit.json
       "$(grep -c 'gave up on event' "$log" || true)" "$(grep -c 'status=500\|HTTP 500\| 500 ' "$log" || true)"
   done
 } > "$OUT/counts.txt"
-cat "$OUT/outage.log" "$OUT/counts.txt"
+cat "$OUT/outage.log" "$OUT/counts.txt" "$OUT/deadletters.txt"
 python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); v = a.pop("violations", None) or []; print(a, "violations:", len(v), v[:5])' "$OUT/audit.json"
