@@ -66,7 +66,7 @@ public final class EventSubscriber {
     private final int batchSize;
     private final TopicAssignment assignment;
     /** The subscriptions running, by consumer: what {@link #redrive()} tries again. */
-    private final Map<String, Runnable> redrives = new ConcurrentHashMap<>();
+    private final Map<String, Delivering> running = new ConcurrentHashMap<>();
 
     /**
      * @param assignment which of a consumer's topics this replica listens to: {@link TopicShares} shares them among
@@ -129,7 +129,7 @@ public final class EventSubscriber {
         if (!skipped.isEmpty()) {
             log.info("consumer {} reads the topics of {} and will skip their types {}", consumer, publishers, skipped);
         }
-        Delivering delivering = new Delivering(consumer, deduplication, handler);
+        Delivering delivering = new Delivering(consumer, deduplication, consumed, handler);
         List<String> topicNames = bus.topicNames(publishers);
         if (deduplication == Deduplication.BY_HANDLER) {
             PositionedListener direct = (message, topic, after) -> {
@@ -139,30 +139,29 @@ public final class EventSubscriber {
             };
             Subscription topics = assignment.subscribe(
                     consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, direct));
-            return running(consumer, delivering, consumed, () -> {
-                delivering.stop();
-                topics.cancel();
-            });
+            return running(delivering, topics::cancel);
         }
         ConsumerLanes queued = new ConsumerLanes(consumer, lanes, batchSize, delivering::batch);
         PositionedListener laned = (message, topic, after) ->
                 queued.enqueue(new Delivery(message, topic, after, consumed.contains(message.type())));
         Subscription topics = assignment.subscribe(
                 consumer, topicNames, topic -> bus.subscribeTopic(consumer, topic, checkpoints, laned));
-        return running(consumer, delivering, consumed, () -> {
-            delivering.stop();
+        return running(delivering, () -> {
             topics.cancel();
             queued.stop();
         });
     }
 
-    /** Starts the redrive of a subscription that started, and registers it for {@link #redrive()} until cancelled. */
-    private Subscription running(String consumer, Delivering delivering, Set<String> consumed, Runnable cancel) {
-        Runnable redrive = () -> delivering.redriveInBackground(consumed);
-        redrives.put(consumer, redrive);
-        redrive.run();
+    /**
+     * Starts the redrive of a subscription that started, and registers it for {@link #redrive()}; the subscription it
+     * returns stops the delivering, then {@code cancel}s the rest.
+     */
+    private Subscription running(Delivering delivering, Runnable cancel) {
+        running.put(delivering.consumer, delivering);
+        delivering.redriveInBackground();
         return () -> {
-            redrives.remove(consumer, redrive);
+            running.remove(delivering.consumer, delivering);
+            delivering.stop();
             cancel.run();
         };
     }
@@ -174,8 +173,8 @@ public final class EventSubscriber {
      * @return the consumers that try them
      */
     public Set<String> redrive() {
-        Set<String> consumers = new TreeSet<>(redrives.keySet());
-        redrives.values().forEach(Runnable::run);
+        Set<String> consumers = new TreeSet<>(running.keySet());
+        running.values().forEach(Delivering::redriveInBackground);
         return consumers;
     }
 
@@ -184,6 +183,9 @@ public final class EventSubscriber {
 
         private final String consumer;
         private final Deduplication deduplication;
+        /** The types it handles: a dead letter of another (no longer declared) is left alone. */
+        private final Set<String> consumed;
+
         private final EventHandler handler;
         private final Counter handled;
         private final Counter duplicates;
@@ -198,9 +200,10 @@ public final class EventSubscriber {
         /** Set when the subscription is cancelled: a message retried then is left for its next delivery. */
         private volatile boolean stopped;
 
-        Delivering(String consumer, Deduplication deduplication, EventHandler handler) {
+        Delivering(String consumer, Deduplication deduplication, Set<String> consumed, EventHandler handler) {
             this.consumer = consumer;
             this.deduplication = deduplication;
+            this.consumed = consumed;
             this.handler = handler;
             this.handled = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "handled");
             this.duplicates = meters.counter("sagaflow.consumer.events", "consumer", consumer, "outcome", "duplicate");
@@ -302,7 +305,7 @@ public final class EventSubscriber {
          * is handled now. One that fails again is kept again, with its attempts added up. Types the consumer no
          * longer handles are left alone.
          */
-        void redriveInBackground(Set<String> consumed) {
+        void redriveInBackground() {
             Thread.ofVirtual().name("dead-letters-" + consumer).start(() -> {
                 List<DeadLetters.DeadLetter> letters;
                 try {
