@@ -73,16 +73,16 @@ public class SagaflowConsumerProperties {
         return initialBackoff;
     }
 
+    public void setInitialBackoff(Duration initialBackoff) {
+        this.initialBackoff = initialBackoff;
+    }
+
     public Duration getMaxBackoff() {
         return maxBackoff;
     }
 
     public void setMaxBackoff(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
-    }
-
-    public void setInitialBackoff(Duration initialBackoff) {
-        this.initialBackoff = initialBackoff;
     }
 
     public int getLanes() {
