@@ -2,6 +2,7 @@ package io.sagaflow.framework.consumer;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sagaflow.framework.consumer.ConsumerLanes.Delivery;
@@ -27,6 +28,8 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * {@code maxBackoff}, holding the consumer's lane back meanwhile (ADR 0099). Any other failure gives up after
  * {@code maxAttempts}: the message is logged, counted as failed and kept in {@link DeadLetters}, so that it cannot stall
  * its topic and is not lost either. Each subscription, that is each start of the service, tries the messages its
- * consumer gave up on again, beside the new ones (ADR 0100).
+ * consumer gave up on again, beside the new ones (ADR 0100). Keeping, reading and forgetting those messages is retried
+ * through the database's absence like the handling itself, and {@code sagaflow.consumer.dead.letters} counts them (ADR
+ * 0101).
  */
 public final class EventSubscriber {
 
@@ -67,6 +72,8 @@ public final class EventSubscriber {
     private final TopicAssignment assignment;
     /** The subscriptions running, by consumer: what {@link #redrive()} tries again. */
     private final Map<String, Delivering> running = new ConcurrentHashMap<>();
+    /** What the consumers' {@code sagaflow.consumer.dead.letters} gauges read. */
+    private final DeadLetterCounts counts;
 
     /**
      * @param assignment which of a consumer's topics this replica listens to: {@link TopicShares} shares them among
@@ -100,6 +107,7 @@ public final class EventSubscriber {
         this.lanes = lanes;
         this.batchSize = batchSize;
         this.assignment = assignment;
+        this.counts = new DeadLetterCounts(deadLetters);
     }
 
     /**
@@ -199,6 +207,10 @@ public final class EventSubscriber {
         private final Timer split;
         /** Set when the subscription is cancelled: a message retried then is left for its next delivery. */
         private volatile boolean stopped;
+        /** Whether a redrive runs, and whether one was asked for since it last read the letters. */
+        private final AtomicBoolean redriving = new AtomicBoolean();
+
+        private volatile boolean redriveAgain;
 
         Delivering(String consumer, Deduplication deduplication, Set<String> consumed, EventHandler handler) {
             this.consumer = consumer;
@@ -225,6 +237,12 @@ public final class EventSubscriber {
                     .register(meters);
             this.batched = batchTimer(consumer, "batched");
             this.split = batchTimer(consumer, "split");
+            Gauge.builder("sagaflow.consumer.dead.letters", counts, counts -> counts.of(consumer))
+                    .description("Messages the consumer gave up on, kept to be tried again (ADR 0100); counted at"
+                            + " most every " + DeadLetterCounts.MAX_AGE.toSeconds() + " s, off the reading thread")
+                    .tag("consumer", consumer)
+                    .strongReference(true)
+                    .register(meters);
         }
 
         private Timer batchTimer(String consumer, String outcome) {
@@ -303,39 +321,99 @@ public final class EventSubscriber {
         /**
          * Tries the messages the consumer gave up on before, on a thread of its own, oldest first; forgets each that
          * is handled now. One that fails again is kept again, with its attempts added up. Types the consumer no
-         * longer handles are left alone.
+         * longer handles are left alone. One redrive runs at a time: asked for while one runs, it runs again after it.
          */
         void redriveInBackground() {
-            Thread.ofVirtual().name("dead-letters-" + consumer).start(() -> {
-                List<DeadLetters.DeadLetter> letters;
+            redriveAgain = true;
+            if (redriving.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("dead-letters-" + consumer).start(this::redriveWhileAsked);
+            }
+        }
+
+        private void redriveWhileAsked() {
+            do {
                 try {
-                    letters = deadLetters.of(consumer);
+                    while (redriveAgain && !stopped) {
+                        redriveAgain = false;
+                        redrive();
+                    }
                 } catch (RuntimeException e) {
-                    log.warn("consumer {} could not read the messages it gave up on: {}", consumer, e.toString());
+                    log.warn("consumer {} could not try the messages it gave up on again", consumer, e);
+                } finally {
+                    redriving.set(false);
+                }
+                // asked again between the last check and the release: whoever asked saw a redrive running
+            } while (redriveAgain && !stopped && redriving.compareAndSet(false, true));
+        }
+
+        private void redrive() {
+            List<DeadLetters.DeadLetter> letters = persistently("read the messages it gave up on", () -> {
+                List<DeadLetters.DeadLetter> kept = deadLetters.of(consumer);
+                counts.counted(consumer, kept.size());
+                return kept;
+            });
+            if (letters == null || letters.isEmpty()) {
+                return;
+            }
+            log.info("consumer {} tries the {} messages it gave up on again", consumer, letters.size());
+            for (DeadLetters.DeadLetter letter : letters) {
+                if (!consumed.contains(letter.message().type())) {
+                    continue;
+                }
+                String eventId = letter.message().eventId();
+                Handling handling = attempt(letter.message());
+                if (handling == Handling.STOPPED) {
                     return;
                 }
-                if (!letters.isEmpty()) {
-                    log.info("consumer {} tries the {} messages it gave up on again", consumer, letters.size());
-                }
-                for (DeadLetters.DeadLetter letter : letters) {
-                    if (!consumed.contains(letter.message().type())) {
-                        continue;
-                    }
-                    Handling handling = attempt(letter.message());
-                    if (handling == Handling.STOPPED) {
+                if (handling == Handling.DONE) {
+                    if (persistently("forget event " + eventId + ", handled now", () -> {
+                                deadLetters.release(consumer, eventId);
+                                return Boolean.TRUE;
+                            })
+                            == null) {
                         return;
                     }
-                    if (handling == Handling.DONE) {
-                        deadLetters.release(consumer, letter.message().eventId());
-                        redriven.increment();
-                        log.info(
-                                "consumer {} handled event {}, which it had given up on after {} attempts",
-                                consumer,
-                                letter.message().eventId(),
-                                letter.attempts());
-                    }
+                    counts.changed();
+                    redriven.increment();
+                    log.info(
+                            "consumer {} handled event {}, which it had given up on after {} attempts",
+                            consumer,
+                            eventId,
+                            letter.attempts());
                 }
-            });
+            }
+        }
+
+        /**
+         * Runs {@code step} of the consumer's own bookkeeping of its dead letters, again after each failure that
+         * passes by itself until it passes, as a message is handled (ADR 0099).
+         *
+         * @return what it returned, or null if the subscription stopped first
+         */
+        private <T> T persistently(String what, Supplier<T> step) {
+            Duration backoff = initialBackoff;
+            boolean failedBefore = false;
+            while (!stopped) {
+                try {
+                    return step.get();
+                } catch (RuntimeException e) {
+                    if (!TransientFailures.isTransient(e)) {
+                        throw e;
+                    }
+                    transientRetries.increment();
+                    if (!failedBefore) {
+                        failedBefore = true;
+                        log.warn(
+                                "consumer {} cannot {} for now, and tries again until it can: {}",
+                                consumer,
+                                what,
+                                e.toString());
+                    }
+                    sleep(backoff);
+                    backoff = min(backoff.multipliedBy(2), maxBackoff);
+                }
+            }
+            return null;
         }
 
         /**
@@ -391,8 +469,7 @@ public final class EventSubscriber {
                                 message.streamId(),
                                 attempts,
                                 e);
-                        park(message, e, attempts);
-                        return Handling.GAVE_UP;
+                        return park(message, e, attempts);
                     }
                     otherRetries.increment();
                     log.warn("consumer {} failed on event {}, attempt {}", consumer, message.eventId(), attempts, e);
@@ -403,12 +480,24 @@ public final class EventSubscriber {
             return Handling.STOPPED;
         }
 
-        private void park(EventMessage message, RuntimeException failure, int attempts) {
+        /**
+         * Keeps {@code message} in {@link DeadLetters}, trying again while the database is away: a message given up on
+         * is checkpointed past only once it is kept.
+         */
+        private Handling park(EventMessage message, RuntimeException failure, int attempts) {
             try {
-                deadLetters.park(consumer, message, failure, attempts);
+                if (persistently("keep event " + message.eventId(), () -> {
+                            deadLetters.park(consumer, message, failure, attempts);
+                            return Boolean.TRUE;
+                        })
+                        == null) {
+                    return Handling.STOPPED;
+                }
+                counts.changed();
             } catch (RuntimeException e) {
                 log.error("consumer {} could not keep event {}, which it gave up on", consumer, message.eventId(), e);
             }
+            return Handling.GAVE_UP;
         }
 
         void stop() {

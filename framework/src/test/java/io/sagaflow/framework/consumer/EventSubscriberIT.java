@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,6 +149,67 @@ class EventSubscriberIT {
     }
 
     @Test
+    void aMessageGivenUpOnAsTheDatabaseGoesAway_isKeptOnceItIsBack() {
+        UUID poison = UUID.randomUUID();
+        AtomicInteger calls = new AtomicInteger();
+        // Handled without a transaction of the subscriber's, so the last attempt's failure is the handler's own.
+        subscription = subscriber().subscribe(CONSUMER, Set.of(Incremented.class), Deduplication.BY_HANDLER, event -> {
+            if (event.eventId().equals(poison)) {
+                if (calls.incrementAndGet() == MAX_ATTEMPTS) {
+                    database.admitConnections(false); // the database goes away as the consumer gives up
+                }
+                throw new IllegalArgumentException("cannot handle " + poison);
+            }
+        });
+        bus.publish(List.of(message(poison)));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries("transient") >= 3);
+        assertThat(calls).hasValue(MAX_ATTEMPTS);
+        database.admitConnections(true);
+
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> !deadLetters.of(CONSUMER).isEmpty());
+        assertThat(deadLetters.of(CONSUMER)).singleElement().satisfies(letter -> {
+            assertThat(letter.message().eventId()).isEqualTo(poison.toString());
+            assertThat(letter.attempts()).isEqualTo(MAX_ATTEMPTS);
+        });
+        assertThat(calls).hasValue(MAX_ATTEMPTS);
+    }
+
+    @Test
+    void aRedriveAskedForWhileTheDatabaseIsAway_triesTheLettersOnceItIsBack() {
+        UUID kept = UUID.randomUUID();
+        deadLetters.park(CONSUMER, message(kept), new IllegalArgumentException("a bug"), MAX_ATTEMPTS);
+        AtomicBoolean fixed = new AtomicBoolean();
+        EventSubscriber subscriber = subscriber();
+        subscription = subscriber.subscribe(CONSUMER, Set.of(Incremented.class), event -> {
+            if (!fixed.get()) {
+                throw new IllegalArgumentException("still a bug");
+            }
+            jdbc.update("insert into handled (event_id) values (?)", event.eventId());
+        });
+        // The start's own redrive is done with the letter: it failed again and was kept again.
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> deadLetters.of(CONSUMER).getFirst().attempts() == 2 * MAX_ATTEMPTS);
+
+        fixed.set(true);
+        database.admitConnections(false);
+        assertThat(subscriber.redrive()).containsExactly(CONSUMER);
+        // The consumer cannot read its letters yet, as at a start while the database is away.
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries("transient") >= 3);
+        database.admitConnections(true);
+
+        await().atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> handled().contains(kept));
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.counts().isEmpty());
+        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "redriven")
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
     void theEndpointListsWhatTheConsumersGaveUpOn_andHasThemTriedAgainNow() {
         UUID poison = UUID.randomUUID();
         AtomicBoolean fixed = new AtomicBoolean();
@@ -164,6 +226,8 @@ class EventSubscriberIT {
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> !deadLetters.of(CONSUMER).isEmpty());
         assertThat(endpoint.deadLetters().get("counts")).isEqualTo(Map.of(CONSUMER, 1));
+        // The gauge counts again off the reading thread: a read after the letter was kept has it counted.
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetterGauge() == 1.0);
         assertThat(endpoint.deadLetters().get("oldest"))
                 .asInstanceOf(InstanceOfAssertFactories.list(DeadLetters.Summary.class))
                 .singleElement()
@@ -180,6 +244,14 @@ class EventSubscriberIT {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> handled().contains(poison));
         await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.counts().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> deadLetterGauge() == 0.0);
+    }
+
+    private double deadLetterGauge() {
+        return meters.get("sagaflow.consumer.dead.letters")
+                .tag("consumer", CONSUMER)
+                .gauge()
+                .value();
     }
 
     private EventSubscriber subscriber() {
