@@ -3,6 +3,7 @@ package io.sagaflow.framework.autoconfigure;
 import io.sagaflow.framework.consumer.EventSubscriber;
 import io.sagaflow.framework.consumer.IdempotentConsumer;
 import io.sagaflow.framework.eventstore.IdempotencyKeys;
+import io.sagaflow.framework.transaction.TransientFailures;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -81,7 +82,11 @@ final class Housekeeping implements SmartLifecycle {
         try {
             task.run();
         } catch (RuntimeException e) {
-            log.warn("{} failed", what, e);
+            if (TransientFailures.isTransient(e)) {
+                log.warn("{} failed: {}", what, e.toString()); // the database away: no stack trace (ADR 0102)
+            } else {
+                log.warn("{} failed", what, e);
+            }
         }
     }
 }

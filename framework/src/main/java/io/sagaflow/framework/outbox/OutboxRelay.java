@@ -9,6 +9,7 @@ import io.sagaflow.framework.eventstore.EventTypeRegistry;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.EventMessage;
 import io.sagaflow.framework.messaging.EventPublisher;
+import io.sagaflow.framework.transaction.TransientFailures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -227,7 +228,11 @@ public final class OutboxRelay {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException e) {
-                if (running.get()) {
+                if (running.get() && TransientFailures.isTransient(e)) {
+                    // the database away: a line each time, without the stack trace it would repeat (ADR 0102)
+                    log.warn("outbox relay failed; retrying: {}", e.toString());
+                    sleepQuietly(settings.pollInterval());
+                } else if (running.get()) {
                     log.warn("outbox relay failed; retrying", e);
                     sleepQuietly(settings.pollInterval());
                 }

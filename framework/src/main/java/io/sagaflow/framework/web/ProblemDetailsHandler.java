@@ -42,6 +42,11 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemDetailsHandler.class);
 
+    /** How often a request refused for the database's sake is logged, at most, for each kind of refusal. */
+    static final Duration REFUSALS_LOGGED_EVERY = Duration.ofSeconds(10);
+
+    private final ThrottledLog refusals = new ThrottledLog(log::warn, REFUSALS_LOGGED_EVERY, System::nanoTime);
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<Object> api(ApiException e, WebRequest request) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
@@ -72,8 +77,8 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
         TransientDataAccessResourceException.class
     })
     ResponseEntity<Object> busy(Exception e, WebRequest request) {
-        // Overload, not a fault: one line, no stack trace, so a flood of them does not flood the log.
-        log.warn("database busy serving {}: {}", request.getDescription(false), e.getMessage());
+        // Overload, not a fault: one line, no stack trace, and at most one a window (ADR 0102).
+        refusals.write("busy", "database busy serving " + request.getDescription(false) + ": " + e.getMessage());
         return retryLater(
                 e,
                 request,
@@ -88,7 +93,7 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
      * which the service cannot tell; a request sent again with the same {@code Idempotency-Key} is safe either way.
      */
     private ResponseEntity<Object> databaseUnavailable(Exception e, WebRequest request) {
-        log.warn("database failed serving {}: {}", request.getDescription(false), e.toString());
+        refusals.write("unavailable", "database failed serving " + request.getDescription(false) + ": " + e);
         return retryLater(
                 e,
                 request,
