@@ -4,7 +4,7 @@
 # has (allow_connections false, pg_terminate_backend) for AWAY seconds. Then waits for the sagas to end, reads the
 # order service's audit, and counts in the services' logs the consumers' transient retries, recoveries and
 # given-up events (ADR 0099), and reads each service's dead letters (ADR 0100). Writes
-# OUT/{k6.log,k6-summary.json,audit.json,counts.txt,deadletters.txt} and leaves the logs in .local/logs.
+# OUT/{k6.log,k6-summary.json,audit.json,counts.txt,deadletters.txt,loglines.txt} and leaves the logs in .local/logs.
 #
 #   perf/results/2026-12-01-database-outage/probe.sh [DATABASE=inventory] [AWAY=60] [AWAY_AT=40] [RATE=50] [DURATION=3m]
 set -euo pipefail
@@ -50,5 +50,16 @@ done > "$OUT/deadletters.txt"
       "$(grep -c 'gave up on event' "$log" || true)" "$(grep -c 'status=500\|HTTP 500\| 500 ' "$log" || true)"
   done
 } > "$OUT/counts.txt"
-cat "$OUT/outage.log" "$OUT/counts.txt" "$OUT/deadletters.txt"
+# How much the services logged in all (ADR 0102): lines, WARN and ERROR lines, stack-trace lines, refused requests.
+loglines() {
+  for log in .local/logs/{account,inventory,order,payment}-service-0.log; do
+    [ -f "$log" ] || continue
+    printf '%s: lines %s, WARN %s, ERROR %s, stack-trace lines %s, refused-request lines %s\n' \
+      "$(basename "$log" .log)" "$(wc -l < "$log")" "$(grep -c '^[^ ]* *WARN ' "$log" || true)" \
+      "$(grep -c '^[^ ]* *ERROR ' "$log" || true)" "$(grep -c $'^\tat \\|^Caused by' "$log" || true)" \
+      "$(grep -c 'database \(busy\|failed\) serving' "$log" || true)"
+  done
+}
+loglines > "$OUT/loglines.txt"
+cat "$OUT/outage.log" "$OUT/counts.txt" "$OUT/deadletters.txt" "$OUT/loglines.txt"
 python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); v = a.pop("violations", None) or []; print(a, "violations:", len(v), v[:5])' "$OUT/audit.json"
