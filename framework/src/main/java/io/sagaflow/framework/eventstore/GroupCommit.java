@@ -26,8 +26,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * it, and a bad row fails the statement every row is in) its appends are committed again one by one, so only the ones
  * at fault fail. A database that is away (no connection to be had, the connection ended) is no append's fault: the
  * group and every append queued behind it fail with it at once, rather than each waiting in turn for a connection
- * (ADR 0099). A deadlock or another conflict still has each append tried alone. Two appends of one group to the same stream are merged if the later one expects what the earlier
- * one leaves ({@link EventStore#appendAll}); otherwise the group fails and each is tried alone, as if they had raced.
+ * (ADR 0099). A deadlock or another conflict still has each append tried alone. Two appends of one group to the same
+ * stream are merged if the later one expects what the earlier one leaves ({@link EventStore#appendAll}); otherwise the
+ * group fails and each is tried alone, as if they had raced.
  */
 public final class GroupCommit {
 
@@ -90,8 +91,8 @@ public final class GroupCommit {
             Throwable passing = commit(group);
             if (passing != null) {
                 // The database is away: the appends queued meanwhile would each wait for a connection in turn, past
-                // their callers' time-outs. They fail now
-                // with the group, and their callers answer at once (503, ADR 0099).
+                // their callers' time-outs. They fail now with the group, and their callers answer at once (503, ADR
+                // 0099).
                 List<Pending> refused;
                 lock.lock();
                 try {
