@@ -228,12 +228,13 @@ public final class OutboxRelay {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException e) {
-                if (running.get() && TransientFailures.isTransient(e)) {
-                    // the database away: a line each time, without the stack trace it would repeat (ADR 0102)
-                    log.warn("outbox relay failed; retrying: {}", e.toString());
-                    sleepQuietly(settings.pollInterval());
-                } else if (running.get()) {
-                    log.warn("outbox relay failed; retrying", e);
+                if (running.get()) {
+                    if (TransientFailures.isTransient(e)) {
+                        // the database away: a line each time, without the stack trace it would repeat (ADR 0102)
+                        log.warn("outbox relay failed; retrying: {}", e.toString());
+                    } else {
+                        log.warn("outbox relay failed; retrying", e);
+                    }
                     sleepQuietly(settings.pollInterval());
                 }
             }
