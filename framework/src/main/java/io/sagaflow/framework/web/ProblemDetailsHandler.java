@@ -78,7 +78,7 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
     })
     ResponseEntity<Object> busy(Exception e, WebRequest request) {
         // Overload, not a fault: one line, no stack trace, and at most one a window (ADR 0102).
-        refusals.write("busy", "database busy serving " + request.getDescription(false) + ": " + e.getMessage());
+        refusals.write("busy", () -> "database busy serving " + request.getDescription(false) + ": " + e.getMessage());
         return retryLater(
                 e,
                 request,
@@ -93,7 +93,7 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
      * which the service cannot tell; a request sent again with the same {@code Idempotency-Key} is safe either way.
      */
     private ResponseEntity<Object> databaseUnavailable(Exception e, WebRequest request) {
-        refusals.write("unavailable", "database failed serving " + request.getDescription(false) + ": " + e);
+        refusals.write("unavailable", () -> "database failed serving " + request.getDescription(false) + ": " + e);
         return retryLater(
                 e,
                 request,

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * At most one line per {@code every} for each kind of refusal, however many requests meet it (ADR 0102). A database
@@ -28,14 +29,18 @@ final class ThrottledLog {
         this.nanoClock = nanoClock;
     }
 
-    /** Writes {@code line} if no line of {@code kind} was written in the last {@code every}; else counts it. */
-    void write(String kind, String line) {
+    /**
+     * Writes {@code line} if no line of {@code kind} was written in the last {@code every}; else counts it. The line is
+     * built only when it is written: a refusal left out costs no string.
+     */
+    void write(String kind, Supplier<String> line) {
         Kind k = kinds.computeIfAbsent(kind, name -> new Kind(nanoClock.getAsLong()));
         long now = nanoClock.getAsLong();
         long next = k.nextAt.get();
         if (now - next >= 0 && k.nextAt.compareAndSet(next, now + everyNanos)) {
             long left = k.leftOut.sumThenReset();
-            sink.accept(left == 0 ? line : line + " (and " + left + " more like it since the last such line)");
+            String text = line.get();
+            sink.accept(left == 0 ? text : text + " (and " + left + " more like it since the last such line)");
         } else {
             k.leftOut.increment();
         }

@@ -16,25 +16,26 @@ class ThrottledLogTest {
 
     @Test
     void writesTheFirstLineOfAKind_thenOneAWindow_sayingHowManyItLeftOut() {
-        log.write("busy", "busy 1");
+        log.write("busy", () -> "busy 1");
         for (int i = 2; i <= 500; i++) {
             now.addAndGet(10_000_000); // 100 a second
-            log.write("busy", "busy " + i);
+            String line = "busy " + i;
+            log.write("busy", () -> line);
         }
         // 500 lines over 4.99 s: only the first is written
         assertThat(lines).containsExactly("busy 1");
 
         now.addAndGet(Duration.ofSeconds(6).toNanos());
-        log.write("busy", "busy 501");
+        log.write("busy", () -> "busy 501");
 
         assertThat(lines).containsExactly("busy 1", "busy 501 (and 499 more like it since the last such line)");
     }
 
     @Test
     void eachKindHasAWindowOfItsOwn() {
-        log.write("busy", "busy");
-        log.write("unavailable", "unavailable");
-        log.write("busy", "busy again");
+        log.write("busy", () -> "busy");
+        log.write("unavailable", () -> "unavailable");
+        log.write("busy", () -> "busy again");
 
         assertThat(lines).containsExactly("busy", "unavailable");
     }
