@@ -100,9 +100,7 @@ class EventSubscriberIT {
                 .ignoreExceptions()
                 .until(() -> handled().containsAll(during));
         assertThat(handled()).hasSize(8);
-        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "failed")
-                        .count())
-                .isZero();
+        assertThat(events("failed")).isZero();
         assertThat(retries("other")).isZero();
     }
 
@@ -122,9 +120,7 @@ class EventSubscriberIT {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> handled().containsAll(after));
         assertThat(handled()).doesNotContain(poison);
-        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "failed")
-                        .count())
-                .isEqualTo(1);
+        assertThat(events("failed")).isEqualTo(1);
         assertThat(retries("other")).isEqualTo(MAX_ATTEMPTS - 1);
         assertThat(retries("transient")).isZero();
         assertThat(deadLetters.of(CONSUMER)).singleElement().satisfies(letter -> {
@@ -143,9 +139,7 @@ class EventSubscriberIT {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> deadLetters.of(CONSUMER).isEmpty());
         assertThat(handled()).hasSize(4);
-        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "redriven")
-                        .count())
-                .isEqualTo(1);
+        assertThat(events("redriven")).isEqualTo(1);
     }
 
     @Test
@@ -204,9 +198,7 @@ class EventSubscriberIT {
                 .ignoreExceptions()
                 .until(() -> handled().contains(kept));
         await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters.counts().isEmpty());
-        assertThat(meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", "redriven")
-                        .count())
-                .isEqualTo(1);
+        assertThat(events("redriven")).isEqualTo(1);
     }
 
     @Test
@@ -302,6 +294,11 @@ class EventSubscriberIT {
 
     private Set<UUID> handled() {
         return new HashSet<>(jdbc.queryForList("select event_id from handled", UUID.class));
+    }
+
+    private double events(String outcome) {
+        return meters.counter("sagaflow.consumer.events", "consumer", CONSUMER, "outcome", outcome)
+                .count();
     }
 
     private double retries(String failure) {
