@@ -422,6 +422,15 @@ def compiler_seconds(pids: list[int], proc: Path = Path("/proc")) -> float | Non
     return None if tasks is None else threads_seconds(tasks)
 
 
+def compiler_share(before: dict[str, float | None], after: dict[str, float | None], seconds: float) -> dict[str, float]:
+    """Each JVM's JIT compiler threads' CPU over a window (% of a core), from their CPU seconds at its start and end.
+
+    A JVM not read at both ends is left out; a compiler thread that ended in between takes its seconds along (HotSpot
+    stops idle ones), so a JVM's share is never below nothing."""
+    return {name: max(0.0, after[name] - was) * 100 / seconds
+            for name, was in before.items() if was is not None and after.get(name) is not None}
+
+
 def compiler_threads(pids: list[int], proc: Path = Path("/proc")) -> list[Path] | None:
     """The /proc task folders of the JIT compiler threads of the JVMs `pids` (None where there is no /proc).
 
@@ -1424,9 +1433,16 @@ class Session:
             log(f"letting the stack settle for {self.args.idle_after:g} s before measuring it idle ...")
             time.sleep(self.args.idle_after)
         log(f"measuring idle CPU and memory for {self.args.idle:g} s (after the runs and the audit) ...")
+        # Each JVM's JIT compiler threads apart: C2 still compiles, now and then for a second, minutes after the load
+        # (perf/results/2026-12-01-idle-threads), and a reader should see that part of a JVM's idle CPU.
+        jvms = stack_processes(variant.root)
+        before = {p.name: compiler_seconds([p.pid]) for p in jvms}
         start = time.time()
         time.sleep(self.args.idle)
-        self.idle.setdefault(variant.name, []).append({"rep": rep, "groups": self.sampler.window(start, time.time())})
+        end = time.time()
+        after = {p.name: compiler_seconds([p.pid]) for p in jvms}
+        self.idle.setdefault(variant.name, []).append(
+            {"rep": rep, "groups": self.sampler.window(start, end), "jit": compiler_share(before, after, end - start)})
         for p in stack_processes(variant.root):
             try:
                 import psutil

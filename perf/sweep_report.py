@@ -946,9 +946,18 @@ def idle_section(md: list[str], blocks: list[dict], args) -> None:
               + (f", once after each of the {len(blocks)} blocks that ended on their own stack" if len(blocks) > 1
                  else "") + ":\n")
 
+    def jit(block: dict, group: str | None) -> float | None:
+        """Of a window's CPU, what the JVM's (or all JVMs') JIT compiler threads used; None where not measured."""
+        measured = block.get("jit")
+        if not measured:
+            return None
+        return sum(measured.values()) if group is None else measured.get(group)
+
     def cells(group: str | None) -> list[str]:
         cpu = [idle_cpu(b, group) for b in blocks]
-        shown = ["–" if c is None else f"{c:.2f} %" for c in cpu]
+        compiled = [jit(b, group) for b in blocks]
+        shown = ["–" if c is None else f"{c:.2f} %" + ("" if j is None else f" ({j:.2f} JIT)")
+                 for c, j in zip(cpu, compiled)]
         cpu = [c for c in cpu if c is not None]
         if len(blocks) > 1:
             shown.append(f"{statistics.fmean(cpu):.2f} ± {statistics.stdev(cpu):.2f} %" if len(cpu) > 1 else "–")
@@ -963,6 +972,9 @@ def idle_section(md: list[str], blocks: list[dict], args) -> None:
     if all("machine" in b["groups"] for b in blocks):
         rows.append(["machine (everything)"] + cells("machine"))
     md.append(table(header, rows))
+    if any(b.get("jit") for b in blocks):
+        md.append("\n(JIT): the part of it the JVM's JIT compiler threads used; minutes after the load C2 still "
+                  "compiles now and then, a second at a time (perf/results/2026-12-01-idle-threads).\n")
 
 
 def sweep_histogram_arg() -> str:

@@ -452,6 +452,14 @@ class CompilerThreadsTest(unittest.TestCase):
         self.assertAlmostEqual(sweep.compiler_seconds([10, 20], proc), 480 / ticks)
         self.assertAlmostEqual(sweep.compiler_seconds([10, 99], proc), 380 / ticks)  # a JVM that has gone
 
+    def test_each_jvms_share_of_a_window_is_what_its_compiler_threads_used_in_it(self):
+        share = sweep.compiler_share({"order-service-0": 10.0, "payment-service-0": 4.0, "gone": 1.0, "no-proc": None},
+                                     {"order-service-0": 10.6, "payment-service-0": 3.5, "no-proc": None}, 60.0)
+        # 0.6 s of 60 is 1 % of a core; a thread that ended took its seconds along: nothing, not less
+        self.assertEqual(share.keys(), {"order-service-0", "payment-service-0"})
+        self.assertAlmostEqual(share["order-service-0"], 1.0)
+        self.assertEqual(share["payment-service-0"], 0.0)
+
     def test_no_proc_no_answer(self):
         self.assertIsNone(sweep.compiler_seconds([1], Path(tempfile.mkdtemp(prefix="noproc-"))))
 
