@@ -24,7 +24,10 @@ import org.springframework.core.env.MapPropertySource;
  *       at once is past its capacity on the machines it is sized for (ADR 0041);
  *   <li>a request is timed, but starts no long-task timer ({@code http.server.requests.active}: looked up by its tags
  *       on every request, where {@code sagaflow.http.in-flight} already counts the requests in flight), and publishes
- *       no {@code ServletRequestHandledEvent}, which no one listens to (ADR 0062).
+ *       no {@code ServletRequestHandledEvent}, which no one listens to (ADR 0062);
+ *   <li>{@code http.server.requests} counts the requests that took at most 50 ms, the HTTP SLO (ADR 0014), in one
+ *       histogram bucket ({@code le="0.05"}), so that an alert can tell the share slower than it (ADR 0103) without
+ *       the 70-odd buckets of a percentile histogram on every URI, method and status.
  * </ul>
  */
 public class SagaflowDefaults implements EnvironmentPostProcessor {
@@ -43,6 +46,7 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                                 "spring.datasource.hikari.connection-timeout", "5000",
                                 "server.tomcat.processor-cache", "64",
                                 "management.metrics.observations.ignored-meters", "long-task-timer",
-                                "spring.mvc.publish-request-handled-events", "false")));
+                                "spring.mvc.publish-request-handled-events", "false",
+                                "management.metrics.distribution.slo.http.server.requests", "50ms")));
     }
 }
