@@ -80,6 +80,10 @@ class InFlightLimitIT extends FakeServicesTestBase {
         assertThat(INVENTORY.count("POST", "/api/products")).isEqualTo(1);
         assertThat(meters.get("sagaflow.gateway.requests.shed").counter().count())
                 .isEqualTo(1.0);
+        // What the alerts read (ADR 0103): the refusal among the 5xx answers, the requests within the 50-ms SLO apart.
+        assertThat(Http.get(port, "/actuator/prometheus").body())
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*status=\"503\"")
+                .containsPattern("http_server_requests_seconds_bucket\\{[^}]*le=\"0\\.05\"");
         // A permit is given back once the filter returns, which may be just after the client has its answer.
         long released = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         while (inFlight() > 0 && System.nanoTime() < released) {
