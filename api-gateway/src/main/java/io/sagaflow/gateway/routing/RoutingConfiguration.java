@@ -1,6 +1,7 @@
 package io.sagaflow.gateway.routing;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.observation.ObservationFilter;
 import io.sagaflow.gateway.GatewayProperties;
 import io.sagaflow.gateway.problem.ProblemWriter;
 import java.net.http.HttpClient;
@@ -45,6 +46,12 @@ class RoutingConfiguration {
                 readiness.timeout(),
                 readiness.failureThreshold(),
                 readiness.idleAfter());
+    }
+
+    /** Tags the gateway's timings {@code wait=yes|no}, so a long poll's wait is not read as latency. */
+    @Bean
+    ObservationFilter waitedReadsTag() {
+        return WaitedReads.tag();
     }
 
     @Bean

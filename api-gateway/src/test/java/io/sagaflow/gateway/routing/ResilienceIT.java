@@ -92,6 +92,11 @@ class ResilienceIT extends GatewayTestBase {
                 .as("the wait reaches the service")
                 .contains("wait=10");
         assertThat(plain.statusCode()).isEqualTo(504);
+        assertThat(waited.headers().firstValue("Preference-Applied")).hasValue("wait=10");
+        assertThat(Http.get(port, "/actuator/prometheus").body())
+                .as("the wait is timed apart from the latency of other requests")
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*status=\"200\"[^}]*wait=\"yes\"")
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*status=\"504\"[^}]*wait=\"no\"");
     }
 
     @Test

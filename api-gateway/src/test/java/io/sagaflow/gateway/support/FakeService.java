@@ -197,6 +197,11 @@ public final class FakeService {
                     return;
                 }
             }
+            String prefer = exchange.getRequestHeaders().getFirst("Prefer");
+            if (prefer != null && prefer.startsWith("wait=")) {
+                // as a service's read that waited for a change says it did (ADR 0025)
+                exchange.getResponseHeaders().add("Preference-Applied", prefer);
+            }
             String correlationId = exchange.getRequestHeaders().getFirst("X-Correlation-Id");
             if (correlationId != null) {
                 exchange.getResponseHeaders().add("X-Correlation-Id", correlationId);
