@@ -13,6 +13,10 @@
   chart renders (or peers given by namespace), and every Deployment and StatefulSet but the gateway's is selected by
   one.
 - Dashboards: valid JSON, and every sagaflow_* metric they query is registered by the code.
+- Alerts (the PrometheusRule): every sagaflow_* metric they query is registered by the code; each alert has a severity
+  (warning or critical), a summary and a description, and a section of docs/alerts.md its runbook_url points to.
+  Their rule groups are written to <out>/alerts/sagaflow.rules.yaml, for promtool's unit tests
+  (k8s/ci/alerts-test.yaml).
 - Tiers: each perf tier matches the reference tiers (node types and counts, replicas and HPA ranges, the dedicated
   Hazelcast node group on Large), every pod can be placed on a node group of its eksctl config (labels, taints), and
   all of them fit at maximum scale (first-fit, with one member per node where anti-affinity is hard).
@@ -319,11 +323,25 @@ def check_wiring(case, docs, namespace, out, problems):
         f.write(f"{cluster} {topic['prefix']} {topic['shards']} {topic['capacity']} {ttl[1]}\n")
 
 
-def check_dashboards(root, docs, problems):
+def registered_meters(root):
+    """The sources of the services' main code, where each meter is registered by its dotted name."""
     sources = ""
     for path in glob.glob(os.path.join(root, "**/src/main/java/**/*.java"), recursive=True):
         with open(path) as f:
             sources += f.read()
+    return sources
+
+
+def check_registered(sources, where, queried, problems):
+    """Each sagaflow_* metric queried is a meter the code registers (its Prometheus name less unit and suffix)."""
+    for metric in sorted(queried):
+        base = re.sub(r"(_seconds)?(_bucket|_count|_sum|_max|_total)?$", "", metric)
+        dotted = base.replace("_", ".")
+        if f'"{dotted}"' not in sources:
+            problems.add(where, f"{metric}: no meter named \"{dotted}\" in the code")
+
+
+def check_dashboards(sources, docs, problems):
     queried = set()
     for doc in docs:
         if doc["kind"] != "ConfigMap" or "dashboard" not in doc["metadata"]["name"]:
@@ -337,12 +355,44 @@ def check_dashboards(root, docs, problems):
             for panel in dashboard.get("panels", []):
                 for target in panel.get("targets", []):
                     queried.update(re.findall(r"\bsagaflow_[a-z_]+", target.get("expr", "")))
-    for metric in sorted(queried):
-        base = re.sub(r"(_seconds)?(_bucket|_count|_sum|_max|_total)?$", "", metric)
-        dotted = base.replace("_", ".")
-        if f'"{dotted}"' not in sources:
-            problems.add("dashboards", f"{metric}: no meter named \"{dotted}\" in the code")
+    check_registered(sources, "dashboards", queried, problems)
     return queried
+
+
+def check_alerts(root, sources, docs, out, problems):
+    """The PrometheusRule: its metrics registered by the code, each alert with a severity, a summary, a description
+    and a section of docs/alerts.md to point to; its groups written to <out>/alerts for promtool (ADR 0103)."""
+    rules = [d for d in docs if d["kind"] == "PrometheusRule"]
+    if len(rules) != 1:
+        problems.add("alerts", f"{len(rules)} PrometheusRules rendered, expected 1")
+        return []
+    with open(os.path.join(root, "docs/alerts.md")) as f:
+        anchors = {re.sub(r"[^a-z0-9 -]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+                   for line in f if line.startswith("#")}
+    queried, alerts = set(), []
+    for group in rules[0]["spec"]["groups"]:
+        for rule in group["rules"]:
+            name = rule.get("alert")
+            if not name:
+                continue
+            alerts.append(name)
+            queried.update(re.findall(r"\bsagaflow_[a-z_]+", rule["expr"]))
+            if rule.get("labels", {}).get("severity") not in ("warning", "critical"):
+                problems.add(f"alert {name}", "severity is neither warning nor critical")
+            if not {"summary", "description"} <= rule.get("annotations", {}).keys():
+                problems.add(f"alert {name}", "no summary or no description")
+            if name.lower() not in anchors:
+                problems.add(f"alert {name}", "docs/alerts.md has no section for it")
+            runbook = rule.get("annotations", {}).get("runbook_url")
+            if runbook is not None and not runbook.endswith(f"#{name.lower()}"):
+                problems.add(f"alert {name}", f"runbook_url {runbook} does not point to its section")
+    if len(set(alerts)) != len(alerts):
+        problems.add("alerts", "an alert name is used twice")
+    check_registered(sources, "alerts", queried, problems)
+    os.makedirs(os.path.join(out, "alerts"), exist_ok=True)
+    with open(os.path.join(out, "alerts", "sagaflow.rules.yaml"), "w") as f:
+        yaml.safe_dump({"groups": rules[0]["spec"]["groups"]}, f, sort_keys=False, width=1000)
+    return alerts
 
 
 def eksctl_groups(path):
@@ -490,6 +540,7 @@ def main():
         problems.add("Chart.yaml", f"appVersion {chart['appVersion']} is not the project's version {pom['version']}")
 
     images = set()
+    sources = registered_meters(args.root)
     for path in sorted(glob.glob(os.path.join(args.rendered, "*.yaml"))):
         case = os.path.basename(path)[:-5]
         docs = load(path)
@@ -501,8 +552,11 @@ def main():
         else:
             check_network_policies(case, docs, problems)
         if case == "everything":
-            metrics = check_dashboards(args.root, docs, problems)
+            metrics = check_dashboards(sources, docs, problems)
             print(f"   dashboards query {len(metrics)} sagaflow metrics, all registered by the code")
+            alerts = check_alerts(args.root, sources, docs, args.out, problems)
+            print(f"   {len(alerts)} alerts, each with a severity, its text and a section in docs/alerts.md; their "
+                  f"metrics registered by the code; rules written to {args.out}/alerts for promtool")
         if case.startswith("tier-"):
             tier = case[len("tier-"):]
             config, groups = eksctl_groups(os.path.join(args.root, f"k8s/eksctl/{tier}.yaml"))

@@ -190,3 +190,18 @@ capabilities:
   drop:
     - ALL
 {{- end }}
+
+{{/* An alert's labels and the start of its annotations (its runbook_url when runbookBaseUrl is set); call with
+(list $ "SagaflowDeadLetters" "warning") and follow with the alert's own annotations, indented two more. */}}
+{{- define "sagaflow.alertMeta" -}}
+{{- $pr := (index . 0).Values.metrics.prometheusRule -}}
+labels:
+  severity: {{ index . 2 }}
+  {{- with $pr.alertLabels }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+annotations:
+  {{- with $pr.runbookBaseUrl }}
+  runbook_url: {{ printf "%s#%s" . (lower (index $ 1)) | quote }}
+  {{- end }}
+{{- end }}
