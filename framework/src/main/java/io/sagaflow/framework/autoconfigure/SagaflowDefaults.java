@@ -11,6 +11,9 @@ import org.springframework.core.env.MapPropertySource;
  *
  * <ul>
  *   <li>services serve an API, not static files, so an unknown path is a 404 problem from the API's own handler;
+ *   <li>nor do they take multipart uploads: a request that names {@code multipart/form-data} is never parsed into
+ *       parts (one without a boundary was a 500), so a body is refused as JSON-only endpoints refuse any other type
+ *       (415) and a read is served as if no type had been named;
  *   <li>PostgreSQL plans each prepared statement once per connection ({@code plan_cache_mode=force_generic_plan},
  *       sent in the connection's start-up packet). With the default, statements that bind arrays were planned again
  *       on every execution, because a plan for the actual array looks cheaper than the generic one; that planning
@@ -40,6 +43,7 @@ public class SagaflowDefaults implements EnvironmentPostProcessor {
                         "sagaflowDefaults",
                         Map.of(
                                 "spring.web.resources.add-mappings", "false",
+                                "spring.servlet.multipart.enabled", "false",
                                 "spring.mvc.problemdetails.enabled", "false",
                                 "spring.datasource.hikari.data-source-properties.options",
                                         "-c plan_cache_mode=force_generic_plan",

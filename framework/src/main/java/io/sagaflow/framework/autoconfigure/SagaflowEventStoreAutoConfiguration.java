@@ -22,6 +22,7 @@ import io.sagaflow.framework.eventstore.StatisticsTargets;
 import io.sagaflow.framework.hazelcast.HazelcastNames;
 import io.sagaflow.framework.hazelcast.ServiceCluster;
 import io.sagaflow.framework.json.DirectCreators;
+import io.sagaflow.framework.json.TextWithoutNul;
 import io.sagaflow.framework.lease.LeaseTable;
 import io.sagaflow.framework.messaging.ReliableTopicEventBus;
 import io.sagaflow.framework.outbox.OutboxRelay;
@@ -127,6 +128,12 @@ public class SagaflowEventStoreAutoConfiguration {
     @Bean
     DirectCreators sagaflowDirectCreators() {
         return new DirectCreators();
+    }
+
+    /** Text with U+0000, which PostgreSQL cannot store, is refused where JSON is read: a 400, not a failed statement. */
+    @Bean
+    TextWithoutNul sagaflowTextWithoutNul() {
+        return new TextWithoutNul();
     }
 
     @Bean

@@ -7,6 +7,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.QueryTimeoutException;
@@ -27,6 +29,8 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 /**
  * Every error a service answers is an RFC 9457 problem ({@code application/problem+json}) with a stable
@@ -120,6 +124,18 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
+     * A query string Tomcat cannot parse into parameters (a name left out, bytes that are not UTF-8): it throws when
+     * the first parameter is read, which is the caller's input, not a fault.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> unparsableParameters(InvalidParameterException e, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST, "The query string is not valid: every parameter needs a name and UTF-8");
+        problem.setProperty("code", "INVALID_PARAMETER");
+        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
+
+    /**
      * A constraint checked by a {@code @Validated} bean rather than by Spring MVC's own method validation: still the
      * caller's input, so a 400 like any other invalid field, not a 500.
      */
@@ -187,10 +203,29 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.BAD_REQUEST, "The request body is missing or not valid JSON");
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, notReadable(e));
         problem.setProperty("code", "MALFORMED_REQUEST");
         return handleExceptionInternal(e, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    /** What is wrong with a body that could not be read, and where if Jackson can tell: the field of a bad value. */
+    private static String notReadable(HttpMessageNotReadableException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof MismatchedInputException mismatch
+                    && !mismatch.getPath().isEmpty()) {
+                String field = mismatch.getPath().stream()
+                        .map(at -> at.getPropertyName() != null ? at.getPropertyName() : "[" + at.getIndex() + "]")
+                        .collect(Collectors.joining("."))
+                        .replace(".[", "[");
+                return "The request body is not valid: '" + field + "' has a value of the wrong kind"
+                        + (cause instanceof InvalidFormatException invalid
+                                        && String.valueOf(invalid.getOriginalMessage())
+                                                .contains("U+0000")
+                                ? " (text may not hold the character U+0000)"
+                                : "");
+            }
+        }
+        return "The request body is missing or not valid JSON";
     }
 
     /** Gives every problem a {@code code} and a type; the ones Spring builds get them from their status. */

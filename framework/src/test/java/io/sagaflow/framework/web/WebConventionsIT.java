@@ -179,6 +179,19 @@ class WebConventionsIT {
         assertThat(response.body()).contains("\"code\":\"MALFORMED_REQUEST\"");
     }
 
+    /** Found by fuzzing with Schemathesis: PostgreSQL stores no U+0000, and a field that held one was a 500. */
+    @Test
+    void textHoldingTheCharacterU0000IsA400NamingTheField() throws Exception {
+        HttpResponse<String> response = post("/things", "{\"name\":\"a\\u0000b\",\"quantity\":1}");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .contains("\"code\":\"MALFORMED_REQUEST\"")
+                .contains("'name' has a value of the wrong kind (text may not hold the character U+0000)");
+        HttpResponse<String> wrongType = post("/things", "{\"name\":\"a\",\"quantity\":\"many\"}");
+        assertThat(wrongType.statusCode()).isEqualTo(400);
+        assertThat(wrongType.body()).contains("'quantity' has a value of the wrong kind\"");
+    }
+
     @Test
     void invalidFieldsAreA400ListingEachField() throws Exception {
         HttpResponse<String> response = post("/things", "{\"name\":\"\",\"quantity\":-1}");
@@ -194,6 +207,39 @@ class WebConventionsIT {
         HttpResponse<String> response = get("/things/not-a-uuid");
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("\"code\":\"INVALID_PARAMETER\"");
+    }
+
+    /** Found by fuzzing the services' OpenAPI documents with Schemathesis: Tomcat refuses such a query string. */
+    @Test
+    void aQueryStringTomcatCannotParseIsA400NotA500() throws Exception {
+        for (String query : List.of("limit=5&=0", "limit=5&%F0%94%98%B1=%F0")) {
+            HttpResponse<String> response = get("/validated?" + query);
+            assertThat(response.statusCode()).as(query).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(response.body()).contains("\"code\":\"INVALID_PARAMETER\"");
+        }
+    }
+
+    /**
+     * The API speaks JSON only (ADR 0066): a multipart content type, with a JSON body or none, is never parsed as
+     * parts. A body is refused with 415; a read is served as if it had not been named.
+     */
+    @Test
+    void aMultipartContentTypeIsA415ForABody_andIgnoredOnARead() throws Exception {
+        HttpResponse<String> post = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/things"))
+                        .header("Content-Type", "multipart/form-data")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"a\",\"quantity\":1}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(post.statusCode()).isEqualTo(415);
+        assertThat(post.body()).contains("\"code\":\"UNSUPPORTED_MEDIA_TYPE\"");
+        HttpResponse<String> read = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/validated?limit=5"))
+                        .header("Content-Type", "multipart/form-data")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(read.statusCode()).isEqualTo(200);
     }
 
     @Test
