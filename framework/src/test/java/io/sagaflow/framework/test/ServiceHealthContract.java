@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.context.support.RequestHandledEvent;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What every service promises once started: healthy, and ready only with its PostgreSQL and Hazelcast, and a request
@@ -63,6 +66,29 @@ public abstract class ServiceHealthContract {
                 .contains("sagaflow_http_in_flight ")
                 .doesNotContain("http_server_requests_active");
         assertThat(events).isEmpty();
+    }
+
+    /**
+     * The OpenAPI document is valid where tools that read it look first: every parameter has a schema (a header
+     * parameter without one stopped Schemathesis from testing the operation at all).
+     */
+    @Test
+    void describesEveryParameterWithASchema() throws Exception {
+        HttpResponse<String> docs = get("/v3/api-docs");
+        assertThat(docs.statusCode()).isEqualTo(200);
+        List<String> withoutSchema = new ArrayList<>();
+        JsonNode paths = JsonMapper.builder().build().readTree(docs.body()).path("paths");
+        for (String path : paths.propertyNames()) {
+            for (String method : paths.path(path).propertyNames()) {
+                for (JsonNode parameter : paths.path(path).path(method).path("parameters")) {
+                    if (!parameter.has("schema") && !parameter.has("content")) {
+                        withoutSchema.add(method + " " + path + " "
+                                + parameter.path("name").asString());
+                    }
+                }
+            }
+        }
+        assertThat(withoutSchema).isEmpty();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {

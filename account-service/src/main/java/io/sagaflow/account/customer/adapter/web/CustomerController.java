@@ -16,6 +16,7 @@ import io.sagaflow.framework.web.RequestMetadata;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -66,6 +67,7 @@ public class CustomerController {
     @Parameter(
             in = ParameterIn.HEADER,
             name = IdempotentRequests.HEADER,
+            schema = @Schema(type = "string", minLength = 1, maxLength = IdempotentRequests.MAX_LENGTH),
             description = "A new key, say a UUID, per registration")
     public ResponseEntity<CustomerView> register(@Valid @RequestBody RegisterCustomerRequest request) {
         IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);

@@ -15,6 +15,7 @@ import io.sagaflow.inventory.product.domain.StockRejected;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -65,6 +66,7 @@ public class ProductController {
     @Parameter(
             in = ParameterIn.HEADER,
             name = IdempotentRequests.HEADER,
+            schema = @Schema(type = "string", minLength = 1, maxLength = IdempotentRequests.MAX_LENGTH),
             description = "A new key, say a UUID, per product")
     ResponseEntity<ProductView> create(@Valid @RequestBody CreateProductRequest request) {
         IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);

@@ -15,6 +15,7 @@ import io.sagaflow.order.ordering.application.OrderView;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -98,6 +99,7 @@ public class OrderController {
     @Parameter(
             in = ParameterIn.HEADER,
             name = IdempotentRequests.HEADER,
+            schema = @Schema(type = "string", minLength = 1, maxLength = IdempotentRequests.MAX_LENGTH),
             description = "A new key, say a UUID, per order")
     ResponseEntity<OrderView> place(@Valid @RequestBody PlaceOrderRequest request) {
         IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);

@@ -13,6 +13,7 @@ import io.sagaflow.payment.payments.domain.PaymentNotRefundableException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.net.URI;
@@ -57,6 +58,7 @@ class PaymentController {
     @Parameter(
             in = ParameterIn.HEADER,
             name = IdempotentRequests.HEADER,
+            schema = @Schema(type = "string", minLength = 1, maxLength = IdempotentRequests.MAX_LENGTH),
             description = "A new key, say a UUID, per payment")
     ResponseEntity<PaymentView> create(@Valid @RequestBody CreatePaymentRequest request) {
         IdempotencyKey key = idempotency.key(IDEMPOTENCY_SCOPE, request);
