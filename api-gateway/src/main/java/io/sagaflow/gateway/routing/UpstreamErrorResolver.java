@@ -5,11 +5,13 @@ import io.sagaflow.gateway.problem.ProblemWriter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.gateway.server.mvc.common.MvcUtils;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
+import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
@@ -17,8 +19,9 @@ import org.springframework.web.servlet.ModelAndView;
 /**
  * Turns every exception a request raises in the gateway into a problem: a failed call to a service as
  * {@link UpstreamFailures} says, a client error Spring raises (an unknown path: 404) with its status name as the code,
- * and anything else as a 500 {@code INTERNAL_ERROR} whose cause stays in the log. It runs before Spring's own resolvers,
- * which would answer the gateway's routes with the servlet container's error page.
+ * a query string Tomcat cannot parse as a 400 {@code INVALID_PARAMETER}, one the firewall does not allow as a 400
+ * {@code MALFORMED_REQUEST}, and anything else as a 500 {@code INTERNAL_ERROR} whose cause stays in the log. It runs
+ * before Spring's own resolvers, which would answer the gateway's routes with the servlet container's error page.
  */
 public final class UpstreamErrorResolver implements HandlerExceptionResolver, Ordered {
 
@@ -43,6 +46,16 @@ public final class UpstreamErrorResolver implements HandlerExceptionResolver, Or
                 UpstreamFailures.classify(failure, route == null ? null : route.toString(), circuits::openFor);
         if (problem != null) {
             log.debug("{} {}: {}", request.getMethod(), request.getRequestURI(), problem.code(), failure);
+        } else if (causedBy(failure, InvalidParameterException.class)) {
+            problem = Problem.of(
+                    HttpStatus.BAD_REQUEST,
+                    "INVALID_PARAMETER",
+                    "The query string is not valid: every parameter needs a name and UTF-8");
+        } else if (causedBy(failure, RequestRejectedException.class)) {
+            problem = Problem.of(
+                    HttpStatus.BAD_REQUEST,
+                    "MALFORMED_REQUEST",
+                    "The request holds a parameter or header with characters the gateway does not accept");
         } else if (failure instanceof ErrorResponse error
                 && error.getStatusCode().is4xxClientError()) {
             HttpStatus status = HttpStatus.valueOf(error.getStatusCode().value());
@@ -58,6 +71,20 @@ public final class UpstreamErrorResolver implements HandlerExceptionResolver, Or
             log.debug("could not write the problem for {}", request.getRequestURI(), e);
         }
         return new ModelAndView();
+    }
+
+    /**
+     * Whether {@code failure} comes of the caller's input that is read only once the proxy copies the request: Tomcat
+     * throws when a query string it cannot parse (a name left out) is first read, Spring Security's firewall when a
+     * parameter or header holds characters it does not allow. Both arrive wrapped, by the circuit breaker's fallback.
+     */
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
