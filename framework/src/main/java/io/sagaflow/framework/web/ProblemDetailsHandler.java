@@ -65,10 +65,12 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ConcurrencyConflictException.class)
     ResponseEntity<Object> concurrency(ConcurrencyConflictException e, WebRequest request) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.CONFLICT, "The resource was changed by another request; retry with its current state");
-        problem.setProperty("code", "CONCURRENT_MODIFICATION");
-        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.CONFLICT, request);
+        return problem(
+                e,
+                request,
+                HttpStatus.CONFLICT,
+                "CONCURRENT_MODIFICATION",
+                "The resource was changed by another request; retry with its current state");
     }
 
     /** How long a client should wait before retrying a request the database had no room for. */
@@ -117,10 +119,8 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e, WebRequest request) {
-        ProblemDetail problem =
-                ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "'" + e.getName() + "' has an invalid value");
-        problem.setProperty("code", "INVALID_PARAMETER");
-        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+        return problem(
+                e, request, HttpStatus.BAD_REQUEST, "INVALID_PARAMETER", "'" + e.getName() + "' has an invalid value");
     }
 
     /**
@@ -129,10 +129,12 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler(InvalidParameterException.class)
     ResponseEntity<Object> unparsableParameters(InvalidParameterException e, WebRequest request) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                HttpStatus.BAD_REQUEST, "The query string is not valid: every parameter needs a name and UTF-8");
-        problem.setProperty("code", "INVALID_PARAMETER");
-        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+        return problem(
+                e,
+                request,
+                HttpStatus.BAD_REQUEST,
+                "INVALID_PARAMETER",
+                "The query string is not valid: every parameter needs a name and UTF-8");
     }
 
     /**
@@ -161,10 +163,15 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
             return databaseUnavailable(e, request);
         }
         log.error("unexpected failure serving {}", request.getDescription(false), e);
-        ProblemDetail problem =
-                ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, "An unexpected error occurred");
-        problem.setProperty("code", "INTERNAL_ERROR");
-        return handleExceptionInternal(e, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+        return problem(e, request, HttpStatus.INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", "An unexpected error occurred");
+    }
+
+    /** A problem with {@code status}, {@code code} and {@code detail}, and no headers of its own. */
+    private ResponseEntity<Object> problem(
+            Exception e, WebRequest request, HttpStatus status, String code, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setProperty("code", code);
+        return handleExceptionInternal(e, problem, new HttpHeaders(), status, request);
     }
 
     @Override
