@@ -75,6 +75,29 @@ class ResilienceIT extends GatewayTestBase {
         assertThat(Http.get(port, "/api/products/fast").statusCode()).isEqualTo(200);
     }
 
+    /** An audit reads whole tables; with 100 000 orders it took longer than the gateway's 5 s (found by fuzzing). */
+    @Test
+    void theAuditsMayOutlastTheTimeLimitOfOtherCalls() {
+        Duration slow = Duration.ofMillis(1_500);
+        ORDER.delay("/api/admin/audit", slow);
+        ORDER_2.delay("/api/admin/audit", slow);
+        INVENTORY.delay("/api/admin/audit/stock", slow);
+        INVENTORY.delay("/api/admin/audit/stock/reservations", slow);
+        PAYMENT.delay("/api/admin/audit/payments", slow);
+
+        for (String audit : List.of(
+                "/api/admin/audit",
+                "/api/admin/audit/stock",
+                "/api/admin/audit/stock/reservations",
+                "/api/admin/audit/payments")) {
+            assertThat(Http.get(port, audit).statusCode()).as(audit).isEqualTo(200);
+        }
+        INVENTORY.delay("/api/products/slow", slow);
+        assertThat(Http.get(port, "/api/products/slow").statusCode())
+                .as("other reads keep their limit")
+                .isEqualTo(504);
+    }
+
     @Test
     void anOrderReadThatWaitsForAChangeMayOutlastTheTimeLimit_otherReadsMayNot() {
         ORDER.delay("/api/orders/o-waits", Duration.ofMillis(1_500));
