@@ -323,7 +323,7 @@ def check_wiring(case, docs, namespace, out, problems):
         f.write(f"{cluster} {topic['prefix']} {topic['shards']} {topic['capacity']} {ttl[1]}\n")
 
 
-def registered_meters(root):
+def main_sources(root):
     """The sources of the services' main code, where each meter is registered by its dotted name."""
     sources = ""
     for path in glob.glob(os.path.join(root, "**/src/main/java/**/*.java"), recursive=True):
@@ -540,7 +540,7 @@ def main():
         problems.add("Chart.yaml", f"appVersion {chart['appVersion']} is not the project's version {pom['version']}")
 
     images = set()
-    sources = registered_meters(args.root)
+    sources = main_sources(args.root)
     for path in sorted(glob.glob(os.path.join(args.rendered, "*.yaml"))):
         case = os.path.basename(path)[:-5]
         docs = load(path)
