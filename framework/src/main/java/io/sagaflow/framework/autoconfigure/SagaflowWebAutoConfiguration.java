@@ -10,6 +10,7 @@ import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.JsonOnlyConverters;
 import io.sagaflow.framework.web.LongPoll;
 import io.sagaflow.framework.web.ProblemDetailsHandler;
+import io.sagaflow.framework.web.ProblemErrorReports;
 import io.sagaflow.framework.web.WarmUp;
 import io.sagaflow.framework.web.WholeJsonAnswers;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -116,6 +118,12 @@ public class SagaflowWebAutoConfiguration {
         @Bean
         ConnectionBuffers connectionBuffers(@Value("${sagaflow.web.connection-buffer:2KB}") DataSize size) {
             return new ConnectionBuffers(size);
+        }
+
+        /** What Tomcat refuses before Spring sees it, answered as a problem too, not as Tomcat's HTML page. */
+        @Bean
+        TomcatContextCustomizer problemErrorReports() {
+            return ProblemErrorReports::install;
         }
     }
 }

@@ -209,6 +209,18 @@ class WebConventionsIT {
         assertThat(response.body()).contains("\"code\":\"INVALID_PARAMETER\"");
     }
 
+    /** Tomcat refuses a URI holding an encoded NUL before Spring sees it: a problem still, not Tomcat's HTML page. */
+    @Test
+    void aUriTomcatRefusesIsA400Problem() throws Exception {
+        HttpResponse<String> response = get("/things/%00");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.body())
+                .isEqualTo("{\"type\":\"urn:sagaflow:problem:BAD_REQUEST\",\"title\":\"Bad Request\",\"status\":400,"
+                        + "\"code\":\"BAD_REQUEST\"}");
+    }
+
     /** Found by fuzzing the services' OpenAPI documents with Schemathesis: Tomcat refuses such a query string. */
     @Test
     void aQueryStringTomcatCannotParseIsA400NotA500() throws Exception {
