@@ -13,6 +13,9 @@ import tools.jackson.databind.module.SimpleModule;
  */
 public final class TextWithoutNul extends SimpleModule {
 
+    /** Why a value is refused: the message of the exception Jackson throws for it, and what a problem may say. */
+    public static final String REFUSAL = "text may not hold the character U+0000";
+
     public TextWithoutNul() {
         super("sagaflow-text-without-nul");
         addDeserializer(String.class, new Strings());
@@ -24,8 +27,7 @@ public final class TextWithoutNul extends SimpleModule {
         public String deserialize(JsonParser parser, DeserializationContext context) {
             String value = super.deserialize(parser, context);
             if (value != null && value.indexOf(0) >= 0) {
-                return (String)
-                        context.handleWeirdStringValue(String.class, value, "text may not hold the character U+0000");
+                return (String) context.handleWeirdStringValue(String.class, value, REFUSAL);
             }
             return value;
         }

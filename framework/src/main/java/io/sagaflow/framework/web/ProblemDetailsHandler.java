@@ -1,6 +1,7 @@
 package io.sagaflow.framework.web;
 
 import io.sagaflow.framework.eventstore.ConcurrencyConflictException;
+import io.sagaflow.framework.json.TextWithoutNul;
 import io.sagaflow.framework.transaction.TransientFailures;
 import jakarta.validation.ConstraintViolationException;
 import java.net.URI;
@@ -227,8 +228,8 @@ public class ProblemDetailsHandler extends ResponseEntityExceptionHandler {
                 return "The request body is not valid: '" + field + "' has a value of the wrong kind"
                         + (cause instanceof InvalidFormatException invalid
                                         && String.valueOf(invalid.getOriginalMessage())
-                                                .contains("U+0000")
-                                ? " (text may not hold the character U+0000)"
+                                                .contains(TextWithoutNul.REFUSAL)
+                                ? " (" + TextWithoutNul.REFUSAL + ")"
                                 : "");
             }
         }
