@@ -1007,6 +1007,28 @@ def gc_pauses(before: list[tuple[str, dict, float]], after: list[tuple[str, dict
     return delta
 
 
+# A JVM that collects its whole heap more often than this kept the requests in flight through its young collections:
+# the run fell behind, and each full collection stopped the service for a third of a second or more
+# (perf/results/2026-12-01-gc-spiral).
+FULL_GC_NOTED_EVERY_S = 30.0
+
+
+def full_collection_notes(label: str, gc: dict[str, dict], duration_s: float,
+                          every_s: float = FULL_GC_NOTED_EVERY_S) -> list[str]:
+    """A note for each JVM of `gc` (gc_pauses per JVM) that collected fully more than once every `every_s` seconds."""
+    if duration_s <= 0:
+        return []
+    notes = []
+    for jvm, pauses in sorted(gc.items()):
+        count = pauses.get("major_count", 0.0)
+        if count > duration_s / every_s:
+            notes.append(f"{label}: {jvm} collected its whole heap {count:.0f} times in {duration_s:.0f} s "
+                         f"({pauses.get('major_s', 0.0):.1f} s stopped; more than once every {every_s:g} s): it "
+                         "carried its requests in flight into the old generation, as a stack that has fallen behind "
+                         "does (perf/results/2026-12-01-gc-spiral)")
+    return notes
+
+
 def server_metrics(before: dict[str, str | None], after: dict[str, str | None], duration_s: float) -> dict:
     """Server-side quantiles (ms) from histogram bucket deltas between the two scrapes of every process, and each
     JVM's collection pauses in the window."""
@@ -1324,6 +1346,9 @@ class Session:
         if jit and jit["cpu_mean"] > self.args.jit_settled:
             run.notes.append(f"{run.label}: the JVMs' JIT compilers used {jit['cpu_mean']:.1f} % of a core (more than "
                              f"{self.args.jit_settled:g} %): the stack was still warming up while this run was measured")
+        if run.measure_start and run.measure_end:
+            run.notes.extend(full_collection_notes(run.label, (run.server or {}).get("gc") or {},
+                                                   run.measure_end - run.measure_start))
         k6res = run.resources.get("k6")
         if k6res and k6res["cpu_mean"] > 85:
             run.notes.append(f"k6 used {k6res['cpu_mean']:.0f} % of a core on average: near the generator's limit")

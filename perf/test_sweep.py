@@ -281,6 +281,15 @@ class GcPausesTest(unittest.TestCase):
         self.assertAlmostEqual(gc["paused_pct"], 100.0 * 17.0 / 60.0)
         self.assertAlmostEqual(server["gc_paused_max_pct"], 100.0 * 17.0 / 60.0)
 
+    def test_notes_a_jvm_that_collected_fully_more_than_once_every_30_s(self):
+        gc = {"order-service-0": {"major_count": 19.0, "major_s": 7.4},
+              "inventory-service-0": {"major_count": 6.0, "major_s": 1.8},
+              "payment-service-0": {"major_count": 1.0, "major_s": 0.3}}
+        notes = sweep.full_collection_notes("base-500-r1", gc, 180.0)
+        self.assertEqual(len(notes), 1)
+        self.assertIn("order-service-0 collected its whole heap 19 times in 180 s (7.4 s stopped", notes[0])
+        self.assertEqual(sweep.full_collection_notes("r", gc, 0.0), [])
+
     def test_a_jvm_that_restarted_in_the_window_gives_no_pauses(self):
         server = sweep.server_metrics({"order-service-0": self.scrape(100, 8.0, 20, 10.0)},
                                       {"order-service-0": self.scrape(3, 0.1, 0, 0.0)}, 60.0)
