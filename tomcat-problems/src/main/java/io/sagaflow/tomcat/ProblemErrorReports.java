@@ -1,4 +1,4 @@
-package io.sagaflow.framework.web;
+package io.sagaflow.tomcat;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -14,8 +14,9 @@ import org.springframework.http.HttpStatus;
 /**
  * The answer Tomcat gives itself to a request it refuses before Spring sees it (a URI it will not decode, such as one
  * holding {@code %00}; a header too large), as an RFC 9457 problem like every other error, instead of its HTML page.
- * It replaces the host's {@link ErrorReportValve}. Found by fuzzing: the API's answers were problems, Tomcat's were
- * not. It says no more than the status: what Tomcat refused stays in its own log.
+ * It replaces the host's {@link ErrorReportValve}, in the services (through the framework) and in the gateway. Found
+ * by fuzzing: the API's answers were problems, Tomcat's were not. It says no more than the status: what Tomcat refused
+ * stays in its own log.
  */
 public final class ProblemErrorReports extends ErrorReportValve {
 
