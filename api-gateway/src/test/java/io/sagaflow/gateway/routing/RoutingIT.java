@@ -100,6 +100,18 @@ class RoutingIT extends GatewayTestBase {
         assertThat(INVENTORY.count("GET", "/api/products")).isZero();
     }
 
+    /** Tomcat refuses a URI holding an encoded NUL before the gateway sees it: a problem still, not its HTML page. */
+    @Test
+    void aUriTomcatRefusesIsA400Problem_andNotForwarded() {
+        HttpResponse<String> response = Http.get(port, "/api/products/%00");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.body()).contains("\"code\":\"BAD_REQUEST\"", "\"status\":400");
+        assertThat(INVENTORY.received()).noneMatch(r -> r.path().startsWith("/api/products/"));
+    }
+
     @Test
     void aCallersOwnClientNameNeverReachesAService() {
         PAYMENT.answer("/api/payments", 201);
