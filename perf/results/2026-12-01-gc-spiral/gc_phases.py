@@ -4,8 +4,9 @@
     python3 gc_phases.py gc-logs/run1-order.log 263 540
 
 Prints the collections, the seconds paused, how much each young collection left in the old generation (the heap
-after it, less the heap after the one before: what it promoted, as long as no full collection came between), the
-live heap after the full collections, and how often the survivors' age threshold fell to 1 (age logging only).
+after it, less the heap after the collection before it, young or full: what it promoted, give or take the survivors;
+not measured after a collection that jcmd's histogram forced, which the counts leave out too), the live heap after
+the full collections, and how often the survivors' age threshold fell to 1 (age logging only).
 """
 import re
 import statistics
