@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationFilter;
 import io.sagaflow.framework.web.ConnectionBuffers;
 import io.sagaflow.framework.web.CorrelationFilter;
+import io.sagaflow.framework.web.HandlerLimit;
 import io.sagaflow.framework.web.IdempotentRequests;
 import io.sagaflow.framework.web.InFlightLimitFilter;
 import io.sagaflow.framework.web.JsonOnlyConverters;
@@ -118,6 +119,16 @@ public class SagaflowWebAutoConfiguration {
         @Bean
         ConnectionBuffers connectionBuffers(@Value("${sagaflow.web.connection-buffer:2KB}") DataSize size) {
             return new ConnectionBuffers(size);
+        }
+
+        /**
+         * At most {@code sagaflow.web.max-handlers} requests worked on at once by Tomcat (ADR 0105), the others waiting
+         * with nothing but their socket; 0, the default, for no bound.
+         */
+        @Bean
+        HandlerLimit handlerLimit(
+                @Value("${sagaflow.web.max-handlers:0}") int maxHandlers, ObjectProvider<MeterRegistry> meters) {
+            return new HandlerLimit(maxHandlers, meters.getIfAvailable(SimpleMeterRegistry::new));
         }
 
         /** What Tomcat refuses before Spring sees it, answered as a problem too, not as Tomcat's HTML page. */

@@ -29,8 +29,8 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  *       waited.
  * </ul>
  *
- * A waiting read gives its in-flight permit back ({@link InFlightLimitFilter#releaseEarly}): it does no work while it
- * waits, and the cache bounds how many wait. A malformed {@code Prefer} or {@code If-None-Match} is ignored, as RFC
+ * A waiting read gives its in-flight permit and its handler slot back ({@link InFlightLimitFilter#releaseEarly},
+ * {@link BoundedHandlers#releaseEarly}): it does no work while it waits, and the cache bounds how many wait. A malformed {@code Prefer} or {@code If-None-Match} is ignored, as RFC
  * 7240 and RFC 9110 ask of preferences and conditions a server does not understand.
  */
 public final class LongPoll {
@@ -78,6 +78,7 @@ public final class LongPoll {
             waited.set(true);
             request.setAttribute(WAITED, Boolean.TRUE);
             InFlightLimitFilter.releaseEarly(request);
+            BoundedHandlers.releaseEarly();
         });
         V view = found.orElseThrow(notFound);
         String etag = etagOf.apply(view);
