@@ -48,14 +48,19 @@ public class SagaflowWebAutoConfiguration {
     }
 
     /**
-     * Bounds the requests in flight (ADR 0023, 0041): {@code sagaflow.web.max-in-flight}, 256 by default, 0 for none.
-     * Each holds a Tomcat processor, about 75 KB of buffers: 256 are about 19 MB of heap.
+     * Bounds the requests in flight (ADR 0023, 0041): {@code sagaflow.web.max-in-flight}, 256 by default, 0 for none,
+     * counting those that wait for a Tomcat handler (ADR 0105).
      */
     @Bean
     FilterRegistrationBean<InFlightLimitFilter> inFlightLimitFilter(
-            @Value("${sagaflow.web.max-in-flight:256}") int maxInFlight, ObjectProvider<MeterRegistry> meters) {
-        FilterRegistrationBean<InFlightLimitFilter> registration = new FilterRegistrationBean<>(
-                new InFlightLimitFilter(maxInFlight, meters.getIfAvailable(SimpleMeterRegistry::new)));
+            @Value("${sagaflow.web.max-in-flight:256}") int maxInFlight,
+            ObjectProvider<MeterRegistry> meters,
+            ObjectProvider<HandlerLimit> handlerLimit) {
+        HandlerLimit handlers = handlerLimit.getIfAvailable();
+        FilterRegistrationBean<InFlightLimitFilter> registration = new FilterRegistrationBean<>(new InFlightLimitFilter(
+                maxInFlight,
+                meters.getIfAvailable(SimpleMeterRegistry::new),
+                handlers == null ? () -> 0 : handlers::queued));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
     }
@@ -122,12 +127,12 @@ public class SagaflowWebAutoConfiguration {
         }
 
         /**
-         * At most {@code sagaflow.web.max-handlers} requests worked on at once by Tomcat (ADR 0105), the others waiting
-         * with nothing but their socket; 0, the default, for no bound.
+         * At most {@code sagaflow.web.max-handlers} requests worked on at once by Tomcat (ADR 0105), 128 by default, the
+         * others waiting with nothing but their socket; 0 for no bound.
          */
         @Bean
         HandlerLimit handlerLimit(
-                @Value("${sagaflow.web.max-handlers:0}") int maxHandlers, ObjectProvider<MeterRegistry> meters) {
+                @Value("${sagaflow.web.max-handlers:128}") int maxHandlers, ObjectProvider<MeterRegistry> meters) {
             return new HandlerLimit(maxHandlers, meters.getIfAvailable(SimpleMeterRegistry::new));
         }
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -24,6 +25,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * <p>A request that parks to wait for something, a long poll, is not work in flight: it gives its permit back first
  * ({@link #releaseEarly}) and whoever parks it bounds the parked requests itself.
+ *
+ * <p>When Tomcat's handlers are bounded too ({@link BoundedHandlers}, ADR 0105), the requests waiting for a handler
+ * count: a request is refused when those waiting behind it would take every permit left, so past {@code limit}
+ * requests at the service, running or waiting, a new one is still answered 503 rather than queued.
  */
 public class InFlightLimitFilter extends OncePerRequestFilter {
 
@@ -32,10 +37,20 @@ public class InFlightLimitFilter extends OncePerRequestFilter {
     private final int limit;
     private final Semaphore permits;
     private final Counter refused;
+    private final IntSupplier waiting;
 
     /** @param limit requests in flight at most; 0 or less for no limit */
     public InFlightLimitFilter(int limit, MeterRegistry meters) {
+        this(limit, meters, () -> 0);
+    }
+
+    /**
+     * @param limit requests in flight and waiting for a handler at most; 0 or less for no limit
+     * @param waiting the requests waiting for a handler now
+     */
+    public InFlightLimitFilter(int limit, MeterRegistry meters, IntSupplier waiting) {
         this.limit = limit;
+        this.waiting = waiting;
         this.permits = new Semaphore(Math.max(limit, 0));
         this.refused = Counter.builder("sagaflow.http.in-flight.refused")
                 .description("Requests refused because too many were in flight")
@@ -65,7 +80,7 @@ public class InFlightLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!permits.tryAcquire()) {
+        if (waiting.getAsInt() >= permits.availablePermits() || !permits.tryAcquire()) {
             refused.increment();
             response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
             response.setHeader(HttpHeaders.RETRY_AFTER, "1");

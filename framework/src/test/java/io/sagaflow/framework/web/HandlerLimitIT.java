@@ -13,6 +13,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +26,9 @@ import org.springframework.boot.tomcat.autoconfigure.TomcatVirtualThreadsWebServ
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 
 /**
- * A real Tomcat on virtual threads, customized as Spring Boot does it, with one handler at most: a second request
- * waits for the first instead of running beside it, and a request that parks lets the next one run.
+ * A real Tomcat on virtual threads, customized as Spring Boot does it, with one handler at most and two requests in
+ * flight: a second request waits for the first instead of running beside it, a request that parks lets the next one
+ * run, and those waiting count toward the in-flight limit.
  */
 class HandlerLimitIT {
 
@@ -40,8 +43,11 @@ class HandlerLimitIT {
         TomcatServletWebServerFactory factory = new TomcatServletWebServerFactory(0);
         // Registered in the order Spring Boot applies them: virtual threads (order 1) first, the limit last.
         new TomcatVirtualThreadsWebServerFactoryCustomizer().customize(factory);
-        new HandlerLimit(1, meters).customize(factory);
+        HandlerLimit limit = new HandlerLimit(1, meters);
+        limit.customize(factory);
         server = (TomcatWebServer) factory.getWebServer(context -> {
+            context.addFilter("in-flight", new InFlightLimitFilter(2, meters, limit::queued))
+                    .addMappingForUrlPatterns(null, false, "/*");
             context.addServlet("held", new Held(false)).addMapping("/held");
             context.addServlet("parked", new Held(true)).addMapping("/parked");
             context.addServlet("quick", new Quick()).addMapping("/quick");
@@ -78,6 +84,31 @@ class HandlerLimitIT {
 
         assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
         assertThat(second.get(10, TimeUnit.SECONDS).body()).isEqualTo("quick");
+    }
+
+    @Test
+    void requestsWaitingForAHandlerCountTowardTheInFlightLimit() throws Exception {
+        CompletableFuture<HttpResponse<String>> first = send("/held");
+        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+        List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            waiting.add(send("/quick"));
+            int queued = i;
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            meters.get("sagaflow.http.handlers.queued").gauge().value() == queued);
+        }
+
+        holding.countDown();
+
+        assertThat(first.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        HttpResponse<String> refused = waiting.get(0).get(10, TimeUnit.SECONDS);
+        assertThat(refused.statusCode())
+                .as("two waiting behind it would take both permits of two")
+                .isEqualTo(503);
+        assertThat(refused.body()).contains("\"code\":\"IN_FLIGHT_LIMIT\"");
+        assertThat(waiting.get(1).get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(waiting.get(2).get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     }
 
     @Test
