@@ -127,8 +127,8 @@ public class SagaflowWebAutoConfiguration {
         }
 
         /**
-         * At most {@code sagaflow.web.max-handlers} requests worked on at once by Tomcat (ADR 0105), 128 by default, the
-         * others waiting with nothing but their socket; 0 for no bound.
+         * At most {@code sagaflow.web.max-handlers} requests worked on at once by Tomcat (ADR 0105), 128 by default,
+         * the others waiting with nothing but their socket; 0 for no bound.
          */
         @Bean
         HandlerLimit handlerLimit(

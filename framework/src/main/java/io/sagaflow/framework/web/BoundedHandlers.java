@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Tomcat's executor, letting at most {@code limit} of its tasks run at once (ADR 0105). Tomcat hands its executor a task
- * for every connection with bytes to read; on virtual threads each starts at once and builds its request's state — a
+ * Tomcat's executor, letting at most {@code limit} of its tasks run at once (ADR 0105). Tomcat hands its executor a
+ * task for every connection with bytes to read; on virtual threads each starts at once and builds its request's state — a
  * processor and a Catalina request, about 70 kB — before any filter can refuse it. When a service falls behind,
  * hundreds of these live for seconds, every young collection moves them into the old generation, and the heap is
  * collected whole every few seconds, which puts the service further behind. Here a task past the limit waits, in

@@ -30,8 +30,9 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * </ul>
  *
  * A waiting read gives its in-flight permit and its handler slot back ({@link InFlightLimitFilter#releaseEarly},
- * {@link BoundedHandlers#releaseEarly}): it does no work while it waits, and the cache bounds how many wait. A malformed {@code Prefer} or {@code If-None-Match} is ignored, as RFC
- * 7240 and RFC 9110 ask of preferences and conditions a server does not understand.
+ * {@link BoundedHandlers#releaseEarly}): it does no work while it waits, and the cache bounds how many wait. A
+ * malformed {@code Prefer} or {@code If-None-Match} is ignored, as RFC 7240 and RFC 9110 ask of preferences and
+ * conditions a server does not understand.
  */
 public final class LongPoll {
 
