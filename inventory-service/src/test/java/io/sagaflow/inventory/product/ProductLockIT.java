@@ -53,7 +53,7 @@ class ProductLockIT {
     @Test
     void anApiLockThatWaitedSeesTheReservationTheHolderCommitted() throws Exception {
         assertSeenAfterWaiting((product, order) -> {
-            var locked = ledger.lockWithView(product, Set.of(order)).orElseThrow();
+            var locked = ledger.lockWithViews(Set.of(product), Set.of(order)).get(product);
             assertThat(locked.view().quantityReserved()).isEqualTo(3);
             return locked.product();
         });

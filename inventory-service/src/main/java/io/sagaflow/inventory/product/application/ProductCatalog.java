@@ -1,35 +1,51 @@
 package io.sagaflow.inventory.product.application;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sagaflow.framework.domain.TimeOrderedIds;
 import io.sagaflow.framework.eventstore.EventMetadata;
+import io.sagaflow.framework.eventstore.EventStore;
+import io.sagaflow.framework.eventstore.EventStore.AppendResult;
+import io.sagaflow.framework.eventstore.EventStore.StreamAppend;
 import io.sagaflow.framework.eventstore.IdempotencyKey;
 import io.sagaflow.framework.eventstore.IdempotencyKeyUsedException;
 import io.sagaflow.framework.eventstore.IdempotencyKeys;
 import io.sagaflow.framework.eventstore.IdempotencyKeys.Claim;
 import io.sagaflow.framework.projection.ViewCache;
-import io.sagaflow.inventory.product.application.StockLedger.Executed;
+import io.sagaflow.framework.transaction.Grouping;
+import io.sagaflow.framework.transaction.Grouping.Outcome;
 import io.sagaflow.inventory.product.domain.CreateProduct;
+import io.sagaflow.inventory.product.domain.Product;
 import io.sagaflow.inventory.product.domain.ProductCommand;
 import io.sagaflow.inventory.product.domain.ReleaseStock;
 import io.sagaflow.inventory.product.domain.ReplenishStock;
 import io.sagaflow.inventory.product.domain.ReservationChannel;
 import io.sagaflow.inventory.product.domain.ReserveStock;
+import io.sagaflow.inventory.product.domain.StockRejected;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The product API's use cases. Each stock change runs in one transaction: lock the product's row (reading it whole),
- * decide, append. The answer is that row with the stock the decision left and the time of its events, which is what
- * the projection writes to it: the committed state, without reading the row back while others wait for the lock
- * (ADR 0028). SKUs are unique even under concurrent creates: the view's unique index makes the second of two racing
- * creates wait for the first and then fail, rolling back its event with it.
+ * The product API's use cases. Stock changes requested at the same time run together in one transaction ({@link
+ * Grouping}, ADR 0106): lock the products' rows (reading them whole, in id order), decide each change in arrival order
+ * on the state the ones before it left, append all that was decided at once. A change that its product's rules refuse,
+ * or whose product does not exist, fails alone; the rest of its group is kept. The answer to each is its product's row
+ * with the stock its own decision left and the time of its events, which is what the projection writes to it: the
+ * committed state, without reading the row back while others wait for the lock (ADR 0028). SKUs are unique even under
+ * concurrent creates: the view's unique index makes the second of two racing creates wait for the first and then fail,
+ * rolling back its event with it.
  */
 @Service
 public class ProductCatalog {
@@ -39,18 +55,47 @@ public class ProductCatalog {
     private final ViewCache<ProductView> cache;
     private final TransactionTemplate transactions;
     private final IdempotencyKeys idempotencyKeys;
+    private final EventStore events;
+    private final Grouping<StockChange, ProductView> changes;
 
+    /**
+     * @param maxGroup the most stock changes one transaction takes; 1 runs each in a transaction of its own
+     */
     public ProductCatalog(
             StockLedger ledger,
             ProductViews views,
             ViewCache<ProductView> cache,
             PlatformTransactionManager transactionManager,
-            IdempotencyKeys idempotencyKeys) {
+            IdempotencyKeys idempotencyKeys,
+            EventStore events,
+            MeterRegistry meters,
+            @Value("${sagaflow.inventory.stock-changes.max-group:64}") int maxGroup) {
         this.ledger = ledger;
         this.views = views;
         this.cache = cache;
         this.transactions = new TransactionTemplate(transactionManager);
         this.idempotencyKeys = idempotencyKeys;
+        this.events = events;
+        DistributionSummary groups = DistributionSummary.builder("sagaflow.inventory.stock.change.group")
+                .description("Stock changes of the product API decided together in one transaction")
+                .register(meters);
+        this.changes = new Grouping<>(
+                new Grouping.Work<>() {
+                    @Override
+                    public List<Outcome<ProductView>> together(List<StockChange> group) {
+                        return changeTogether(group);
+                    }
+
+                    @Override
+                    public ProductView alone(StockChange change) {
+                        return switch (changeTogether(List.of(change)).getFirst()) {
+                            case Outcome.Done<ProductView> done -> done.result();
+                            case Outcome.Failed<ProductView> failed -> throw failed.failure();
+                        };
+                    }
+                },
+                maxGroup,
+                groups::record);
     }
 
     /**
@@ -113,13 +158,70 @@ public class ProductCatalog {
     }
 
     private ProductView change(UUID productId, UUID orderId, ProductCommand command, EventMetadata metadata) {
+        return changes.run(new StockChange(productId, orderId, command, metadata));
+    }
+
+    /** Decides {@code group} in one transaction, in its order, and appends what it decided; one outcome per change. */
+    private List<Outcome<ProductView>> changeTogether(List<StockChange> group) {
         return transactions.execute(status -> {
-            LockedView locked = ledger.lockWithView(productId, orderId == null ? Set.of() : Set.of(orderId))
-                    .orElseThrow(() -> new ProductNotFound(productId));
-            Executed executed = ledger.execute(locked.product(), command, metadata);
-            return executed.changedAt()
-                    .map(at -> locked.view().withStock(executed.state(), at))
-                    .orElse(locked.view());
+            Set<UUID> productIds = new HashSet<>();
+            Set<UUID> orderIds = new HashSet<>();
+            for (StockChange change : group) {
+                productIds.add(change.productId());
+                if (change.orderId() != null) {
+                    orderIds.add(change.orderId());
+                }
+            }
+            Map<UUID, LockedView> locked = ledger.lockWithViews(productIds, orderIds);
+            Map<UUID, LockedProduct> current = new HashMap<>();
+            locked.forEach((productId, view) -> current.put(productId, view.product()));
+            List<StreamAppend> appends = new ArrayList<>();
+            List<Decided> decided = new ArrayList<>(group.size());
+            for (StockChange change : group) {
+                LockedProduct product = current.get(change.productId());
+                if (product == null) {
+                    decided.add(new Decided(change, null, -1, new ProductNotFound(change.productId())));
+                    continue;
+                }
+                try {
+                    int before = appends.size();
+                    LockedProduct after = ledger.decide(product, change.command(), change.metadata(), appends);
+                    current.put(change.productId(), after);
+                    decided.add(new Decided(change, after.state(), appends.size() > before ? before : -1, null));
+                } catch (StockRejected rejected) {
+                    decided.add(new Decided(change, null, -1, rejected));
+                }
+            }
+            List<AppendResult> appended = appends.isEmpty() ? List.of() : events.appendAll(appends);
+            // Each answer is its product's row as the changes up to it left it: later ones of the group do not show.
+            Map<UUID, ProductView> rows = new HashMap<>();
+            locked.forEach((productId, view) -> rows.put(productId, view.view()));
+            List<Outcome<ProductView>> outcomes = new ArrayList<>(group.size());
+            for (Decided one : decided) {
+                if (one.refusal() != null) {
+                    outcomes.add(Outcome.failed(one.refusal()));
+                    continue;
+                }
+                UUID productId = one.change().productId();
+                ProductView row = rows.get(productId);
+                if (one.append() >= 0) {
+                    row = row.withStock(
+                            one.state(),
+                            appended.get(one.append()).events().getLast().occurredAt());
+                    rows.put(productId, row);
+                }
+                outcomes.add(Outcome.done(row));
+            }
+            return outcomes;
         });
     }
+
+    /** A stock change the API asked for; {@code orderId} is null for a change that concerns no order. */
+    private record StockChange(UUID productId, UUID orderId, ProductCommand command, EventMetadata metadata) {}
+
+    /**
+     * A change as its group decided it: the product's state after it and the index of its append (-1: it changed
+     * nothing), or the refusal that fails it alone.
+     */
+    private record Decided(StockChange change, Product state, int append, RuntimeException refusal) {}
 }

@@ -26,6 +26,6 @@ public interface ProductViews {
      */
     Map<UUID, LockedProduct> lock(Collection<UUID> productIds, Collection<UUID> orderIds);
 
-    /** {@link #lock} of one product that also returns its view row as locked; empty if there is no such product. */
-    Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds);
+    /** {@link #lock} that also returns each product's view row as locked. */
+    Map<UUID, LockedView> lockWithViews(Collection<UUID> productIds, Collection<UUID> orderIds);
 }

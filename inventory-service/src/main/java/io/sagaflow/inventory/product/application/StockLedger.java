@@ -68,13 +68,14 @@ public class StockLedger {
     }
 
     /**
-     * Locks {@code productId} like {@link #lock}, with its view row as locked; empty if there is no such product.
+     * Locks {@code productIds} like {@link #lock}, with their view rows as locked; products that do not exist are
+     * absent.
      *
      * @throws IllegalStateException outside a transaction, where a lock would be released at once
      */
-    public Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds) {
+    public Map<UUID, LockedView> lockWithViews(Collection<UUID> productIds, Collection<UUID> orderIds) {
         requireTransaction();
-        return views.lockWithView(productId, orderIds);
+        return views.lockWithViews(productIds, orderIds);
     }
 
     /**

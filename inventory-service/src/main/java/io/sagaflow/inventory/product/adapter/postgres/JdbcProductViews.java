@@ -82,15 +82,14 @@ public class JdbcProductViews implements ProductViews {
     }
 
     @Override
-    public Optional<LockedView> lockWithView(UUID productId, Collection<UUID> orderIds) {
+    public Map<UUID, LockedView> lockWithViews(Collection<UUID> productIds, Collection<UUID> orderIds) {
         Locked<Map.Entry<LockedRow, ProductView>> rows = lock(
-                VIEW_COLUMNS + ", version",
-                (rs, row) -> Map.entry(lockedRow(rs), view(rs, row)),
-                List.of(productId),
-                orderIds);
-        return rows.rows().stream()
-                .findFirst()
-                .map(row -> new LockedView(row.getKey().locked(rows.held()), row.getValue()));
+                VIEW_COLUMNS + ", version", (rs, row) -> Map.entry(lockedRow(rs), view(rs, row)), productIds, orderIds);
+        Map<UUID, LockedView> locked = new LinkedHashMap<>();
+        for (Map.Entry<LockedRow, ProductView> row : rows.rows()) {
+            locked.put(row.getKey().productId(), new LockedView(row.getKey().locked(rows.held()), row.getValue()));
+        }
+        return locked;
     }
 
     /**
