@@ -15,7 +15,8 @@ import java.util.function.IntConsumer;
  * <p>No timer, no added wait: the first caller to find no group in flight does its own item at once. Callers that
  * arrive while a group is in flight queue; when it ends, the first of them does the queue (up to {@code maxGroup}
  * items) on its own thread, and so on. A lone item therefore costs what it costs alone, and groups grow only as far
- * as the work overlaps, which is when they pay.
+ * as the work overlaps, which is when they pay. One group is in flight at a time: with a bound of one item, every
+ * caller would wait in one queue for the one before it.
  *
  * <p>Each caller gets its own result or its own failure. {@link Work#together} says which items failed on their own
  * (a product that does not exist, stock that is short); the others of the group are kept. When the group fails as a
