@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sagaflow.framework.transaction.Grouping.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +25,10 @@ class GroupingTest {
     private final List<List<Integer>> groups = new CopyOnWriteArrayList<>();
     private final List<Integer> alone = new CopyOnWriteArrayList<>();
     private final List<Integer> sizes = new CopyOnWriteArrayList<>();
+    private final CountDownLatch firstStarted = new CountDownLatch(1);
+    private final CompletableFuture<Void> releaseFirst = new CompletableFuture<>();
+    private volatile boolean holdZero;
+    private Future<String> first;
 
     @AfterEach
     void stopThreads() {
@@ -32,30 +37,14 @@ class GroupingTest {
 
     @Test
     void itemsHandedInWhileAGroupIsInFlightAreDoneTogetherEachWithItsOwnOutcome() throws Exception {
-        CountDownLatch firstStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
         Grouping<Integer, String> grouping = grouping(
-                items -> {
-                    if (items.equals(List.of(0))) {
-                        firstStarted.countDown();
-                        await(releaseFirst);
-                    }
-                    return items.stream()
-                            .map(i -> i % 3 == 0 && i > 0
-                                    ? Outcome.<String>failed(new IllegalArgumentException("refused " + i))
-                                    : Outcome.done("done " + i))
-                            .toList();
-                },
+                items -> items.stream()
+                        .map(i -> i % 3 == 0 && i > 0
+                                ? Outcome.<String>failed(new IllegalArgumentException("refused " + i))
+                                : Outcome.done("done " + i))
+                        .toList(),
                 16);
-        Future<String> first = threads.submit(() -> grouping.run(0));
-        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        List<Future<String>> queued = new ArrayList<>();
-        for (int i = 1; i <= 6; i++) {
-            int item = i;
-            queued.add(threads.submit(() -> grouping.run(item)));
-        }
-        awaitWaiting(grouping, 6);
-        releaseFirst.countDown();
+        List<Future<String>> queued = behindAHeldGroup(grouping, 1, 2, 3, 4, 5, 6);
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done 0");
         for (int i = 1; i <= 6; i++) {
@@ -78,26 +67,17 @@ class GroupingTest {
 
     @Test
     void aGroupThatFailsAsAWholeIsDoneAgainItemByItemSoOnlyTheItemAtFaultFails() throws Exception {
-        CountDownLatch firstStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
         Grouping<Integer, String> grouping = grouping(
                 items -> {
-                    if (items.equals(List.of(0))) {
-                        firstStarted.countDown();
-                        await(releaseFirst);
-                    }
                     if (items.contains(13)) {
                         throw new IllegalStateException("the statement every row is in failed");
                     }
                     return items.stream().map(i -> Outcome.done("done " + i)).toList();
                 },
                 16);
-        Future<String> first = threads.submit(() -> grouping.run(0));
-        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        Future<String> good = threads.submit(() -> grouping.run(12));
-        Future<String> bad = threads.submit(() -> grouping.run(13));
-        awaitWaiting(grouping, 2);
-        releaseFirst.countDown();
+        List<Future<String>> queued = behindAHeldGroup(grouping, 12, 13);
+        Future<String> good = queued.get(0);
+        Future<String> bad = queued.get(1);
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done 0");
         assertThat(good.get(10, TimeUnit.SECONDS)).isEqualTo("done 12");
@@ -107,24 +87,12 @@ class GroupingTest {
 
     @Test
     void whenTheDatabaseIsAwayTheGroupAndTheItemsQueuedBehindItFailAtOnce() throws Exception {
-        CountDownLatch firstStarted = new CountDownLatch(1);
-        CountDownLatch releaseFirst = new CountDownLatch(1);
         Grouping<Integer, String> grouping = grouping(
                 items -> {
-                    firstStarted.countDown();
-                    await(releaseFirst);
                     throw new CannotGetJdbcConnectionException("no connection to be had");
                 },
                 2);
-        Future<String> first = threads.submit(() -> grouping.run(0));
-        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
-        List<Future<String>> queued = new ArrayList<>();
-        for (int i = 1; i <= 4; i++) {
-            int item = i;
-            queued.add(threads.submit(() -> grouping.run(item)));
-        }
-        awaitWaiting(grouping, 4);
-        releaseFirst.countDown();
+        List<Future<String>> queued = behindAHeldGroup(grouping, 1, 2, 3, 4);
 
         assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(CannotGetJdbcConnectionException.class);
@@ -162,12 +130,38 @@ class GroupingTest {
                 .hasMessageContaining("maxGroup");
     }
 
+    /**
+     * Hands in item 0, whose group the work holds until released ({@link #first}), then {@code items} behind it;
+     * releases item 0's group once they all wait.
+     */
+    private List<Future<String>> behindAHeldGroup(Grouping<Integer, String> grouping, int... items)
+            throws InterruptedException {
+        holdZero = true;
+        first = threads.submit(() -> grouping.run(0));
+        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Future<String>> queued = new ArrayList<>();
+        for (int item : items) {
+            queued.add(threads.submit(() -> grouping.run(item)));
+        }
+        awaitWaiting(grouping, items.length);
+        releaseFirst.complete(null);
+        return queued;
+    }
+
+    /**
+     * A grouping whose work records its groups, holds a group of item 0 alone until released (in {@link
+     * #behindAHeldGroup}), then does {@code together}.
+     */
     private Grouping<Integer, String> grouping(Function<List<Integer>, List<Outcome<String>>> together, int maxGroup) {
         return new Grouping<>(
                 new Grouping.Work<>() {
                     @Override
                     public List<Outcome<String>> together(List<Integer> items) {
                         groups.add(List.copyOf(items));
+                        if (holdZero && items.equals(List.of(0))) {
+                            firstStarted.countDown();
+                            releaseFirst.orTimeout(10, TimeUnit.SECONDS).join();
+                        }
                         return together.apply(items);
                     }
 
@@ -191,17 +185,6 @@ class GroupingTest {
                 throw new AssertionError("only " + grouping.waiting() + " items waiting after 10 s");
             }
             Thread.sleep(5);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(10, TimeUnit.SECONDS)) {
-                throw new AssertionError("not released in 10 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
