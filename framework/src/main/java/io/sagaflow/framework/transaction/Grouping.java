@@ -15,8 +15,9 @@ import java.util.function.IntConsumer;
  * <p>No timer, no added wait: the first caller to find no group in flight does its own item at once. Callers that
  * arrive while a group is in flight queue; when it ends, the first of them does the queue (up to {@code maxGroup}
  * items) on its own thread, and so on. A lone item therefore costs what it costs alone, and groups grow only as far
- * as the work overlaps, which is when they pay. One group is in flight at a time: with a bound of one item, every
- * caller would wait in one queue for the one before it.
+ * as the work overlaps, which is when they pay. One group is in flight at a time. A bound of one item is no grouping
+ * at all: each caller then does its own item on its own thread, as many at once as callers come, rather than waiting
+ * in one queue for the one before it.
  *
  * <p>Each caller gets its own result or its own failure. {@link Work#together} says which items failed on their own
  * (a product that does not exist, stock that is short); the others of the group are kept. When the group fails as a
@@ -65,11 +66,26 @@ public final class Grouping<T, R> {
             return new Failed<>(Objects.requireNonNull(failure, "failure"));
         }
 
+        /** The item's result; its own failure is thrown. */
+        R get();
+
         /** An item done. */
-        record Done<R>(R result) implements Outcome<R> {}
+        record Done<R>(R result) implements Outcome<R> {
+
+            @Override
+            public R get() {
+                return result;
+            }
+        }
 
         /** An item that failed on its own; the rest of its group stands. */
-        record Failed<R>(RuntimeException failure) implements Outcome<R> {}
+        record Failed<R>(RuntimeException failure) implements Outcome<R> {
+
+            @Override
+            public R get() {
+                throw failure;
+            }
+        }
     }
 
     private final Work<T, R> work;
@@ -99,6 +115,10 @@ public final class Grouping<T, R> {
      * @throws RuntimeException the item's own failure, or its group's when the database is away
      */
     public R run(T item) {
+        if (maxGroup == 1) {
+            groupSizes.accept(1);
+            return work.together(List.of(item)).getFirst().get();
+        }
         Pending<T> mine = new Pending<>(item);
         boolean lead;
         lock.lock();
@@ -211,8 +231,7 @@ public final class Grouping<T, R> {
     @SuppressWarnings("unchecked")
     private R result(Pending<T> pending) {
         return switch (pending.settled) {
-            case Outcome.Done<?> done -> (R) done.result();
-            case Outcome.Failed<?> failed -> throw failed.failure();
+            case Outcome<?> outcome -> (R) outcome.get();
             case RuntimeException failure -> throw failure;
             case Error failure -> throw failure;
             case null, default -> throw new IllegalStateException("no outcome for " + pending.item);

@@ -124,6 +124,23 @@ class GroupingTest {
     }
 
     @Test
+    void withABoundOfOneEachItemIsDoneOnItsCallersThreadWithoutWaitingForAnother() throws Exception {
+        Grouping<Integer, String> grouping = grouping(
+                items -> items.stream().map(i -> Outcome.done("done " + i)).toList(), 1);
+        holdZero = true;
+        first = threads.submit(() -> grouping.run(0));
+        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(threads.submit(() -> grouping.run(1)).get(10, TimeUnit.SECONDS))
+                .as("done while item 0 is still held")
+                .isEqualTo("done 1");
+        assertThat(grouping.waiting()).isZero();
+        releaseFirst.complete(null);
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("done 0");
+        assertThat(sizes).containsExactly(1, 1);
+    }
+
+    @Test
     void refusesAGroupBoundBelowOne() {
         assertThatThrownBy(() -> grouping(items -> List.of(), 0))
                 .isInstanceOf(IllegalArgumentException.class)

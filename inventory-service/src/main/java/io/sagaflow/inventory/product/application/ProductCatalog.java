@@ -57,7 +57,6 @@ public class ProductCatalog {
     private final IdempotencyKeys idempotencyKeys;
     private final EventStore events;
     private final Grouping<StockChange, ProductView> changes;
-    private final DistributionSummary groups;
 
     /**
      * @param maxGroup the most stock changes one transaction takes; 1 runs each in a transaction of its own, with no
@@ -85,25 +84,20 @@ public class ProductCatalog {
         DistributionSummary groups = DistributionSummary.builder("sagaflow.inventory.stock.change.group")
                 .description("Stock changes of the product API decided together in one transaction")
                 .register(meters);
-        // One at a time is no grouping at all: each change in a transaction of its own, on its caller's thread, as
-        // many at once as callers come. A grouping of one would make them all wait in one queue.
-        this.changes = maxGroup == 1
-                ? null
-                : new Grouping<>(
-                        new Grouping.Work<>() {
-                            @Override
-                            public List<Outcome<ProductView>> together(List<StockChange> group) {
-                                return changeTogether(group);
-                            }
+        this.changes = new Grouping<>(
+                new Grouping.Work<>() {
+                    @Override
+                    public List<Outcome<ProductView>> together(List<StockChange> group) {
+                        return changeTogether(group);
+                    }
 
-                            @Override
-                            public ProductView alone(StockChange change) {
-                                return changeAlone(change);
-                            }
-                        },
-                        maxGroup,
-                        groups::record);
-        this.groups = groups;
+                    @Override
+                    public ProductView alone(StockChange change) {
+                        return changeTogether(List.of(change)).getFirst().get();
+                    }
+                },
+                maxGroup,
+                groups::record);
     }
 
     /**
@@ -166,19 +160,7 @@ public class ProductCatalog {
     }
 
     private ProductView change(UUID productId, UUID orderId, ProductCommand command, EventMetadata metadata) {
-        StockChange change = new StockChange(productId, orderId, command, metadata);
-        if (changes == null) {
-            groups.record(1);
-            return changeAlone(change);
-        }
-        return changes.run(change);
-    }
-
-    private ProductView changeAlone(StockChange change) {
-        return switch (changeTogether(List.of(change)).getFirst()) {
-            case Outcome.Done<ProductView> done -> done.result();
-            case Outcome.Failed<ProductView> failed -> throw failed.failure();
-        };
+        return changes.run(new StockChange(productId, orderId, command, metadata));
     }
 
     /** Decides {@code group} in one transaction, in its order, and appends what it decided; one outcome per change. */
