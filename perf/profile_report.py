@@ -3,7 +3,8 @@
   profile_report.py threads WINDOW OUT   CPU of every thread of the stack's JVMs over WINDOW seconds (/proc), grouped
                                          by thread name, and of every process on the machine by name
   profile_report.py summary WINDOW OUT   OUT/summary.md: the thread table, each JVM's JFR CPU samples by thread group,
-                                         by library and by the Sagaflow frames they pass through, the hottest frames,
+                                         by library and by the Sagaflow frames they pass through, a request's samples
+                                         by the layer of the web stack they were in, the hottest frames,
                                          the kernel's share of the machine's CPU by process and by what it did there
                                          (from OUT/perf-script.txt, when perf(1) recorded the window), and PostgreSQL
                                          per iteration
@@ -192,6 +193,44 @@ def by_library(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
     return counts
 
 
+# Where a request's CPU goes between the socket and the controller: each sample of a request (one that passes through
+# Tomcat's socket processor) is named by the first of these whose pattern one of its frames matches, so a sample in
+# the controller counts there even if it also passes through a filter. Everything but the first row is the web stack's
+# cost of a request, the same whatever the controller does.
+REQUEST = r"^org\.apache\.tomcat\.util\.net\.SocketProcessorBase\.run$"
+REQUEST_LAYERS = [
+    ("the controller and what it calls (the service's work)", r"^io\.sagaflow\.[\w.]*Controller\."),
+    ("bean validation of the body", r"^org\.hibernate\.validator\."),
+    ("reading the body (Jackson)", r"\.AbstractJacksonHttpMessageConverter\.read"),
+    ("resolving the other arguments", r"\.InvocableHandlerMethod\.getMethodArgumentValues$"),
+    ("choosing the return value's handler", r"\.HandlerMethodReturnValueHandlerComposite\.selectHandler$"),
+    ("writing the answer out (Tomcat's output buffer, the socket)",
+     r"^org\.apache\.catalina\.connector\.(OutputBuffer|CoyoteOutputStream)\."),
+    ("writing the answer's JSON (Jackson)", r"\.AbstractJacksonHttpMessageConverter\.writeInternal$"),
+    ("the answer's media type and headers", r"\.handleReturnValue$"),
+    ("finding the handler (request mappings)", r"\.DispatcherServlet\.getHandler$"),
+    ("the rest of the dispatcher", r"\.DispatcherServlet\.doDispatch$"),
+    ("filters and servlet between Sagaflow's filters and the dispatcher",
+     r"^io\.sagaflow\.framework\.web\.CorrelationFilter\.doFilterInternal$"),
+    ("Sagaflow's filters (in-flight limit, correlation id)",
+     r"^io\.sagaflow\.framework\.web\.InFlightLimitFilter\.doFilterInternal$"),
+    ("the HTTP server observation (Micrometer)", r"\.ServerHttpObservationFilter\."),
+    ("the other filters", r"^org\.apache\.catalina\.core\.ApplicationFilterChain\.doFilter$"),
+    ("Tomcat outside the filter chain (parsing, valves, keep-alive)", r""),
+]
+
+
+def by_request_layer(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
+    """The samples of requests by REQUEST_LAYERS (each counted once, in the first layer it matches)."""
+    request = re.compile(REQUEST)
+    layers = [(name, re.compile(pattern)) for name, pattern in REQUEST_LAYERS]
+    counts: collections.Counter = collections.Counter()
+    for _, frames in recorded:
+        if any(request.search(frame) for frame in frames):
+            counts[next(name for name, matcher in layers if any(matcher.search(frame) for frame in frames))] += 1
+    return counts
+
+
 def hottest(recorded: list[tuple[str, list[str]]]) -> collections.Counter:
     """Samples by their top frame: where the CPU was when sampled."""
     return collections.Counter(frames[0] for _, frames in recorded if frames)
@@ -211,6 +250,14 @@ def jfr_section(recording: Path) -> list[str]:
               for name, count in inclusive(recorded, r"^io\.sagaflow\.").most_common(25)]
     lines += ["", "| library (inclusive) | % of samples |", "|---|---|"]
     lines += [f"| {name} | {100 * count / total:.1f} |" for name, count in by_library(recorded).most_common()]
+    layers = by_request_layer(recorded)
+    if layers:
+        controller = REQUEST_LAYERS[0][0]
+        outside = sum(count for name, count in layers.items() if name != controller)
+        lines += ["", f"Requests: {100 * sum(layers.values()) / total:.1f} % of the samples, "
+                      f"{100 * outside / total:.1f} % outside the controllers (each sample in the first layer below "
+                      "it passes through):", "", "| layer of a request | % of samples |", "|---|---|"]
+        lines += [f"| {name} | {100 * layers[name] / total:.1f} |" for name, _ in REQUEST_LAYERS if layers[name]]
     lines += ["", "| hottest frame (self) | % of samples |", "|---|---|"]
     lines += [f"| `{name}` | {100 * count / total:.1f} |" for name, count in hottest(recorded).most_common(12)]
     return lines + [""]

@@ -90,6 +90,36 @@ class ProfileReportTest(unittest.TestCase):
                          ("org.postgresql.core.PGStream.send", 1))
         self.assertEqual(sum(profile_report.hottest(recorded).values()), 3)
 
+    def test_a_requests_sample_counts_once_in_the_first_layer_it_passes_through(self):
+        tomcat = ["org.apache.catalina.core.ApplicationFilterChain.doFilter",
+                  "org.apache.tomcat.util.net.SocketProcessorBase.run"]
+        chain = ["org.springframework.web.servlet.DispatcherServlet.doDispatch",
+                 "io.sagaflow.framework.web.CorrelationFilter.doFilterInternal",
+                 "io.sagaflow.framework.web.InFlightLimitFilter.doFilterInternal",
+                 "org.springframework.web.filter.ServerHttpObservationFilter.doFilterInternal"] + tomcat
+        recorded = [
+            ("tomcat-handler-1", ["org.postgresql.core.PGStream.send",
+                                  "io.sagaflow.order.ordering.adapter.web.OrderController.place"] + chain),
+            ("tomcat-handler-2", ["org.hibernate.validator.internal.engine.ValidatorImpl.validate",
+                                  "org.springframework.web.method.support.InvocableHandlerMethod"
+                                  ".getMethodArgumentValues"] + chain),
+            ("tomcat-handler-3", ["org.springframework.web.servlet.DispatcherServlet.getHandler"] + chain),
+            ("tomcat-handler-4", ["io.micrometer.core.instrument.MeterRegistry.timer",
+                                  "org.springframework.web.filter.ServerHttpObservationFilter.doFilterInternal"]
+             + tomcat),
+            ("tomcat-handler-5", ["org.apache.coyote.http11.Http11InputBuffer.parseRequestLine",
+                                  "org.apache.tomcat.util.net.SocketProcessorBase.run"]),
+            ("saga-lane-1", ["io.sagaflow.order.fulfilment.application.SagaRunner.handleBatch"]),
+        ]
+        layers = profile_report.by_request_layer(recorded)
+        self.assertEqual(layers, {
+            "the controller and what it calls (the service's work)": 1,
+            "bean validation of the body": 1,
+            "finding the handler (request mappings)": 1,
+            "the HTTP server observation (Micrometer)": 1,
+            "Tomcat outside the filter chain (parsing, valves, keep-alive)": 1,
+        })
+
     def test_the_kernel_section_gives_each_thread_group_and_what_the_kernel_did_in_shares_of_a_core(self):
         script = "\n".join([
             "postgres 4100 ",
