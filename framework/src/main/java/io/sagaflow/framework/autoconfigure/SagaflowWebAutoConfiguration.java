@@ -3,6 +3,7 @@ package io.sagaflow.framework.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationFilter;
+import io.sagaflow.framework.web.ChosenReturnValueHandlers;
 import io.sagaflow.framework.web.ConnectionBuffers;
 import io.sagaflow.framework.web.CorrelationFilter;
 import io.sagaflow.framework.web.HandlerLimit;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -35,7 +37,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Problem details, correlation ids, a bound on requests in flight, idempotency keys, JSON-only message converters, JSON
- * answers sent whole, lean connection buffers and a warm-up before readiness for every servlet-based service.
+ * answers sent whole, return value handlers chosen once, lean connection buffers and a warm-up before readiness for
+ * every servlet-based service.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -75,6 +78,12 @@ public class SagaflowWebAutoConfiguration {
     @Bean
     ObservationFilter waitedReadsTag() {
         return LongPoll.tagWaitedReads();
+    }
+
+    /** A handler method's return value handler chosen once per method and class of value (ADR 0107). */
+    @Bean
+    static BeanPostProcessor chosenReturnValueHandlers() {
+        return ChosenReturnValueHandlers.installer();
     }
 
     /** JSON, text, bytes and resources only: no converter of a format the API does not speak (ADR 0066). */

@@ -38,6 +38,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ContextConfiguration;
@@ -51,6 +52,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.handler.HandlerExceptionResolverComposite;
+import org.springframework.web.servlet.mvc.method.annotation.ExceptionHandlerExceptionResolver;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /** Bad input gets a 4xx problem with a stable code; correlation ids go in and come back out. */
@@ -86,6 +89,9 @@ class WebConventionsIT {
 
     @Autowired
     RequestMappingHandlerAdapter handlerAdapter;
+
+    @Autowired
+    HandlerExceptionResolverComposite exceptionResolvers;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -134,6 +140,36 @@ class WebConventionsIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(xml.statusCode()).isEqualTo(406);
         assertThat(get("/validated?limit=5").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void eachMethodAndClassOfAnswerKeepsTheHandlerSpringWouldChoose() throws Exception {
+        assertThat(handlerAdapter.getReturnValueHandlers())
+                .singleElement()
+                .isInstanceOf(ChosenReturnValueHandlers.class);
+        assertThat(exceptionResolvers.getExceptionResolvers())
+                .filteredOn(ExceptionHandlerExceptionResolver.class::isInstance)
+                .singleElement()
+                .satisfies(resolver -> assertThat(((ExceptionHandlerExceptionResolver) resolver)
+                                .getReturnValueHandlers()
+                                .getHandlers())
+                        .singleElement()
+                        .isInstanceOf(ChosenReturnValueHandlers.class));
+        for (int round = 0; round < 2; round++) {
+            HttpResponse<String> entity = get("/things/answered-as?as=entity");
+            assertThat(entity.statusCode()).isEqualTo(201);
+            assertThat(entity.headers().firstValue("Location")).hasValue("/things/1");
+            assertThat(entity.body()).isEqualTo("{\"name\":\"e\",\"quantity\":1}");
+            HttpResponse<String> future = get("/things/answered-as?as=future");
+            assertThat(future.statusCode()).isEqualTo(200);
+            assertThat(future.body()).isEqualTo("{\"name\":\"f\",\"quantity\":2}");
+            HttpResponse<String> plain = get("/things/answered-as?as=plain");
+            assertThat(plain.statusCode()).isEqualTo(200);
+            assertThat(plain.body()).isEqualTo("{\"name\":\"plain\",\"quantity\":3}");
+            HttpResponse<String> problem = get("/things/" + UUID.randomUUID());
+            assertThat(problem.statusCode()).isEqualTo(404);
+            assertThat(problem.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        }
     }
 
     @Test
@@ -514,6 +550,19 @@ class WebConventionsIT {
                 return IntStream.range(0, count)
                         .mapToObj(i -> new NewThing("thing " + i, i + 1))
                         .toList();
+            }
+
+            /** An entity, a value of a class chosen at run time, or a future: each answered by its own handler. */
+            @GetMapping("/things/answered-as")
+            Object answeredAs(@RequestParam String as) {
+                return switch (as) {
+                    case "entity" ->
+                        ResponseEntity.status(201)
+                                .header("Location", "/things/1")
+                                .body(new NewThing("e", 1));
+                    case "future" -> CompletableFuture.supplyAsync(() -> new NewThing("f", 2));
+                    default -> new NewThing(as, 3);
+                };
             }
 
             @PostMapping("/things")
