@@ -25,20 +25,24 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * under load, for the same answer each time (perf/results/2026-12-02-profile-400).
  *
  * <p>Every handler of Spring MVC decides by the method's declared return type and the class of the value it returned
- * (a {@code null} is taken as the declared type), so that is the key the choice is kept under; on a miss the handlers
- * are asked exactly as Spring asks them: an asynchronous value (one an {@link AsyncHandlerMethodReturnValueHandler}
- * says is) only by those, then the first that takes the type. No handler takes it: the same {@link
- * IllegalArgumentException} as Spring's. The request mapping adapter and the resolver of exception handler methods
- * (the problem answers) get one each, wrapping their own list once it is built; the keys are bounded by the handler
- * methods and the classes they return.
+ * (a {@code null} is taken as the declared type), or by those of an asynchronous result when it arrives, so that is the
+ * key the choice is kept under. On a miss the handlers are asked exactly as Spring asks them: an asynchronous value
+ * (one an {@link AsyncHandlerMethodReturnValueHandler} says is) only by those, then the first that takes the type. No
+ * handler takes it: the same {@link IllegalArgumentException} as Spring's. The request mapping adapter and the
+ * resolver of exception handler methods (the problem answers) get one each, wrapping their own list once it is built;
+ * the keys are bounded by the handler methods and the classes they return.
  */
 public final class ChosenReturnValueHandlers implements HandlerMethodReturnValueHandler {
 
     private final List<HandlerMethodReturnValueHandler> handlers;
     private final ConcurrentMap<Key, HandlerMethodReturnValueHandler> chosen = new ConcurrentHashMap<>();
 
-    /** What the choice depends on. */
-    private record Key(Executable method, Class<?> containingClass, Class<?> valueClass) {}
+    /**
+     * What the choice depends on. The kind of parameter tells a value returned from an asynchronous result that
+     * arrived later (Spring describes the two by different subclasses of {@link MethodParameter}, the second with the
+     * generic type of what the future held).
+     */
+    private record Key(Executable method, Class<?> containingClass, Class<?> parameterKind, Class<?> valueClass) {}
 
     public ChosenReturnValueHandlers(List<HandlerMethodReturnValueHandler> handlers) {
         this.handlers = List.copyOf(handlers);
@@ -106,6 +110,7 @@ public final class ChosenReturnValueHandlers implements HandlerMethodReturnValue
         Key key = new Key(
                 returnType.getExecutable(),
                 returnType.getContainingClass(),
+                returnType.getClass(),
                 returnValue == null ? null : returnValue.getClass());
         HandlerMethodReturnValueHandler handler = chosen.get(key);
         if (handler == null) {

@@ -112,6 +112,28 @@ class ChosenReturnValueHandlersTest {
     }
 
     @Test
+    void aResultThatArrivedAsynchronouslyIsChosenForApartFromAValueReturned() throws Exception {
+        Counting strings = new Counting(String.class);
+        ChosenReturnValueHandlers chosen = new ChosenReturnValueHandlers(List.of(strings));
+        Method declared = Answers.class.getDeclaredMethod("anything");
+        // Spring describes a later result by a parameter of another class, with the generic type the future held.
+        MethodParameter later = new MethodParameter(declared, -1) {
+            @Override
+            public Class<?> getParameterType() {
+                return String.class;
+            }
+        };
+
+        answer(chosen, "anything", "now");
+        chosen.handleReturnValue("later", later, new ModelAndViewContainer(), null);
+        answer(chosen, "anything", "now again");
+        chosen.handleReturnValue("later again", later, new ModelAndViewContainer(), null);
+
+        assertThat(strings.asked).isEqualTo(2);
+        assertThat(strings.handled).containsExactly("now", "later", "now again", "later again");
+    }
+
+    @Test
     void anAsynchronousValueGoesOnlyToAnAsynchronousHandler_asInSpring() throws Exception {
         Counting anything = new Counting(Object.class);
         Futures futures = new Futures();
