@@ -203,7 +203,9 @@ REQUEST_LAYERS = [
     ("bean validation of the body", r"^org\.hibernate\.validator\."),
     ("reading the body (Jackson)", r"\.AbstractJacksonHttpMessageConverter\.read"),
     ("resolving the other arguments", r"\.InvocableHandlerMethod\.getMethodArgumentValues$"),
-    ("choosing the return value's handler", r"\.HandlerMethodReturnValueHandlerComposite\.selectHandler$"),
+    # Spring's own choice, or the framework's on a miss of the choices it keeps (ADR 0107).
+    ("choosing the return value's handler",
+     r"\.HandlerMethodReturnValueHandlerComposite\.selectHandler$|\.ChosenReturnValueHandlers\.choose$"),
     ("writing the answer out (Tomcat's output buffer, the socket)",
      r"^org\.apache\.catalina\.connector\.(OutputBuffer|CoyoteOutputStream)\."),
     ("writing the answer's JSON (Jackson)", r"\.AbstractJacksonHttpMessageConverter\.writeInternal$"),

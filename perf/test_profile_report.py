@@ -120,6 +120,18 @@ class ProfileReportTest(unittest.TestCase):
             "Tomcat outside the filter chain (parsing, valves, keep-alive)": 1,
         })
 
+    def test_a_choice_of_the_return_value_handler_counts_as_one_whether_spring_or_the_framework_made_it(self):
+        below = ["org.springframework.web.servlet.mvc.method.annotation.ServletInvocableHandlerMethod.invokeAndHandle",
+                 "org.springframework.web.servlet.DispatcherServlet.doDispatch",
+                 "org.apache.tomcat.util.net.SocketProcessorBase.run"]
+        recorded = [
+            ("tomcat-handler-1", ["org.springframework.web.method.support.HandlerMethodReturnValueHandlerComposite"
+                                  ".selectHandler"] + below),
+            ("tomcat-handler-2", ["io.sagaflow.framework.web.ChosenReturnValueHandlers.choose",
+                                  "io.sagaflow.framework.web.ChosenReturnValueHandlers.handleReturnValue"] + below),
+        ]
+        self.assertEqual(profile_report.by_request_layer(recorded), {"choosing the return value's handler": 2})
+
     def test_the_kernel_section_gives_each_thread_group_and_what_the_kernel_did_in_shares_of_a_core(self):
         script = "\n".join([
             "postgres 4100 ",
