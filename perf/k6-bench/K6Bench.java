@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * What the load generator itself costs: k6 running {@code perf/k6/mix.js} at a fixed arrival rate against a stub of
  * the three services that answers at once (the long polls after {@code --saga-ms}), so that k6's own CPU per iteration
  * and its memory can be read without a stack competing for the cores. Each variant sets k6's settings (script
- * variables {@code NAME=VALUE}, or k6's own environment for names starting with {@code K6_}); the variants run in
+ * variables {@code NAME=VALUE}, or k6's own environment for names starting with {@code K6_} and the Go runtime's
+ * {@code GOGC}, {@code GOMEMLIMIT}, {@code GOMAXPROCS} and {@code GODEBUG}); the variants run in
  * turn, {@code --rounds} times ({@code script=path} runs another copy of the mix), and the report gives k6's CPU over each measured phase from {@code /proc}.
  *
  * <p>Run from the repository root (a single-file Java program; JDK 21+, k6 from {@code perf/sweep}'s install):
@@ -56,11 +57,18 @@ public class K6Bench {
                 if (name.equals("script")) {
                     script = value;
                 } else {
-                    (name.startsWith("K6_") ? env : vars).put(name, value);
+                    (isK6Environment(name) ? env : vars).put(name, value);
                 }
             }
             return new Variant(parts[0], script, vars, env);
         }
+
+        /** k6's own settings ({@code K6_…}) and the Go runtime's ({@code GOGC}, {@code GOMEMLIMIT}, {@code GOMAXPROCS}, {@code GODEBUG}). */
+        static boolean isK6Environment(String name) {
+            return name.startsWith("K6_") || GO_RUNTIME.contains(name);
+        }
+
+        static final List<String> GO_RUNTIME = List.of("GOGC", "GOMEMLIMIT", "GOMAXPROCS", "GODEBUG");
 
         String settings() {
             List<String> all = new ArrayList<>();
