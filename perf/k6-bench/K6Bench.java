@@ -63,7 +63,10 @@ public class K6Bench {
             return new Variant(parts[0], script, vars, env);
         }
 
-        /** k6's own settings ({@code K6_…}) and the Go runtime's ({@code GOGC}, {@code GOMEMLIMIT}, {@code GOMAXPROCS}, {@code GODEBUG}). */
+        /**
+         * k6's own settings ({@code K6_…}) and the Go runtime's ({@code GOGC}, {@code GOMEMLIMIT}, {@code GOMAXPROCS},
+         * {@code GODEBUG}).
+         */
         static boolean isK6Environment(String name) {
             return name.startsWith("K6_") || GO_RUNTIME.contains(name);
         }
