@@ -47,6 +47,13 @@ SCRIPTS = {"mix": "mix.js", "saga-e2e": "saga-e2e.js", "spike": "spike.js", "soa
 SLO_HTTP_P95_MS = 50.0
 SLO_SAGA_P95_MS = 250.0
 
+# Linux shares a busy CPU between sessions first (scheduler autogroups), then between the threads of a session; every
+# PostgreSQL backend is a session of its own. shared: the stack and k6 run in the sweep's session, one autogroup;
+# apart: the stack in a session of its own and k6 in another, as when they are started from two terminals; each: as
+# apart, and every JVM of the stack in a session of its own, as every pod is in a cgroup of its own.
+SESSIONS = ("shared", "apart", "each")
+DEFAULT_SESSIONS = "shared"
+
 # --stack-warmup auto: discarded steps of this length until the JIT settles, for at most this long by default. On
 # this 2-core box the compilers used half a core for the first two minutes at 300 iter/s and settled (below 10 %)
 # after about three and a half (perf/results/2026-11-25-jit-warmup/).
@@ -490,9 +497,13 @@ class Variant:
     stack_env: list[str] = field(default_factory=list)  # bin/sagaflow's environment, e.g. SAGAFLOW_SHARED_CLUSTER=embedded
     replicas: list[str] = field(default_factory=list)
     k6_env: list[str] = field(default_factory=list)
+    # Which processes share a session, so a scheduler autogroup (see SESSIONS); None: --sessions.
+    sessions: str | None = None
 
     def describe(self) -> str:
         parts = []
+        if self.sessions:
+            parts.append(f"sessions `{self.sessions}`")
         if self.ref:
             parts.append(f"ref {self.ref}")
         if self.spring_args:
@@ -538,7 +549,8 @@ class Stack:
                 raise SystemExit(f"a stack is already running in {variant.root}: bin/sagaflow stop first")
             if self.mode in ("use", "auto") and not variant.ref and not variant.spring_args \
                     and not variant.java_opts and not variant.pg_opts and not variant.heap_max \
-                    and not variant.replicas and not variant.stack_env and self.pgdata_from is None:
+                    and not variant.replicas and not variant.stack_env and variant.sessions != "each" \
+                    and self.pgdata_from is None:
                 log(f"using the running stack in {variant.root}")
                 self.current, self.started_by_us = variant, False
                 return False
@@ -560,6 +572,9 @@ class Stack:
         for item in variant.stack_env:
             name, _, value = item.partition("=")
             env[name] = value
+        sessions = variant.sessions or DEFAULT_SESSIONS
+        if sessions == "each":
+            env["SAGAFLOW_SESSIONS"] = "each"
         if self.pgdata_from is not None:
             copied = time.monotonic()
             size = sum(replace_pgdata(self.pgdata_from, data)
@@ -574,7 +589,7 @@ class Stack:
         with open(logfile, "a") as f:
             started = time.monotonic()
             rc = subprocess.run(cmd, cwd=variant.root, env=env, stdout=f, stderr=subprocess.STDOUT,
-                                timeout=1800).returncode
+                                timeout=1800, start_new_session=sessions != "shared").returncode
             f.write(f"[start took {time.monotonic() - started:.0f} s, exit {rc}]\n")
         if rc != 0:
             raise SystemExit(f"bin/sagaflow start failed ({rc}), see {logfile}")
@@ -1214,8 +1229,9 @@ class Session:
         shown = 0
         run.started = time.time()
         limit = seconds(warmup) + seconds(duration) + 600
+        # Outside the sweep's session, k6 no longer gets the terminal's Ctrl-C: close() stops it.
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                bufsize=1)
+                                bufsize=1, start_new_session=(variant.sessions or DEFAULT_SESSIONS) != "shared")
         self.k6_proc = proc
         if self.sampler:
             self.sampler.set_extra("k6", proc.pid)
@@ -1593,13 +1609,18 @@ def parse_variant(spec: str, index: int) -> Variant:
             if not all(re.fullmatch(r"SAGAFLOW_[A-Z0-9_]+=\S*", item) for item in v.stack_env):
                 raise argparse.ArgumentTypeError(
                     f"stack environment is SAGAFLOW_NAME=VALUE (bin/sagaflow's), was '{value}' in variant '{spec}'")
+        elif key == "sessions":
+            if value not in SESSIONS:
+                raise argparse.ArgumentTypeError(
+                    f"sessions are {', '.join(SESSIONS)}, was '{value}' in variant '{spec}'")
+            v.sessions = value
         elif key == "k6":
             v.k6_env = value.split()
             if not all("=" in item for item in v.k6_env):
                 raise argparse.ArgumentTypeError(f"k6 settings are NAME=VALUE, was '{value}' in variant '{spec}'")
         elif key:
             raise argparse.ArgumentTypeError(
-                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, heap, replicas, k6, env)")
+                f"unknown key '{key}' in variant '{spec}' (spring, java, pg, heap, replicas, k6, env, sessions)")
     return v
 
 
@@ -1648,6 +1669,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="replicas when the sweep starts the stack (repeatable)")
     p.add_argument("--spring-args", default="", help="extra Spring arguments when the sweep starts the stack")
     p.add_argument("--java-opts", default=None, help="SAGAFLOW_JAVA_OPTS when the sweep starts the stack")
+    p.add_argument("--sessions", choices=SESSIONS, default=DEFAULT_SESSIONS,
+                   help="which processes share a session, so a scheduler autogroup: shared (the stack and k6 in the "
+                        "sweep's), apart (the stack in one of its own, k6 in another), each (as apart, and every JVM "
+                        "in one of its own); an A/B variant may set its own (sessions=...)")
     ab = p.add_mutually_exclusive_group()
     ab.add_argument("--ab-refs", nargs=2, metavar=("REF_A", "REF_B"), help="A/B: two git commits, one session")
     ab.add_argument("--ab-configs", nargs=2, metavar=("SPEC_A", "SPEC_B"),
@@ -1726,6 +1751,8 @@ def main(argv: list[str]) -> int:
     else:
         variants = [Variant(name="run", spring_args=args.spring_args, java_opts=args.java_opts,
                             replicas=args.replicas)]
+    for v in variants:
+        v.sessions = v.sessions or args.sessions
     if len(variants) > 1:
         if args.stack == "use":
             raise SystemExit("A/B needs --stack auto or start: the sweep starts each variant's stack")

@@ -406,6 +406,12 @@ class ArgumentsTest(unittest.TestCase):
         self.assertIn("stack environment `SAGAFLOW_SHARED_CLUSTER=process`", env.describe())
         with self.assertRaises(argparse.ArgumentTypeError):
             sweep.parse_variant("path;env=PATH=/tmp", 8)
+        each = sweep.parse_variant("pods;sessions=each", 9)
+        self.assertEqual(each.sessions, "each")
+        self.assertIn("sessions `each`", each.describe())
+        self.assertIsNone(sweep.parse_variant("base", 10).sessions)
+        with self.assertRaises(argparse.ArgumentTypeError):
+            sweep.parse_variant("pods;sessions=pods", 11)
 
     def test_an_ab_alternates_and_starts_every_block_on_a_fresh_stack(self):
         self.assertEqual(
