@@ -43,7 +43,8 @@ public final class BoundedHandlers implements Executor {
         this.delegate = delegate;
         this.limit = limit;
         this.queueTime = Timer.builder("sagaflow.http.handler.queue")
-                .description("How long a connection with a request to read waited for a handler")
+                .description("How long a connection with a request to read waited until its handler ran: for a"
+                        + " slot, then for a carrier thread to run the handler's virtual thread on")
                 .register(meters);
         Gauge.builder("sagaflow.http.handlers.running", running, AtomicInteger::get)
                 .description("Tomcat handlers running, as counted by their bound")
@@ -93,10 +94,9 @@ public final class BoundedHandlers implements Executor {
                 continue;
             }
             queued.decrementAndGet();
-            queueTime.record(System.nanoTime() - next.since(), TimeUnit.NANOSECONDS);
             Slot slot = new Slot();
             try {
-                delegate.execute(() -> run(next.task(), slot));
+                delegate.execute(() -> run(next, slot));
             } catch (RejectedExecutionException e) {
                 slot.release();
                 throw e;
@@ -115,10 +115,13 @@ public final class BoundedHandlers implements Executor {
         return true;
     }
 
-    private void run(Runnable task, Slot slot) {
+    private void run(Waiting waiting, Slot slot) {
+        // Timed when the handler runs, not when it got its slot: on a busy box its virtual thread may wait for a
+        // carrier thread as long as for a slot, and neither wait is in the server's request latency.
+        queueTime.record(System.nanoTime() - waiting.since(), TimeUnit.NANOSECONDS);
         SLOT.set(slot);
         try {
-            task.run();
+            waiting.task().run();
         } finally {
             SLOT.remove();
             slot.release();
