@@ -740,7 +740,7 @@ def write(session, final: bool) -> None:
                   f"(exit code {0 if ok else 1})")
     for v in sorted(session.histogram_warning):
         md.append(f"- {v}: the services expose no HTTP histogram buckets, so no server-side percentiles: start the "
-                  f"stack with `SAGAFLOW_SPRING_ARGS={sweep_histogram_arg()}` (the sweep does when it starts it)")
+                  f"stack with `SAGAFLOW_SPRING_ARGS='{sweep_histogram_arg()}'` (the sweep does when it starts it)")
     for v, blocks in session.idle.items():
         for block in blocks:
             idle = block["groups"]
@@ -814,7 +814,9 @@ def write(session, final: bool) -> None:
               "`http_server_requests_seconds` histograms, scraped at the start and end of each measured phase; "
               "quantiles interpolated inside the bucket deltas (as PromQL's `histogram_quantile`), so they are "
               "approximations within a bucket. The gap is time outside the controller: queueing for a connection "
-              "or thread, the network stack, and k6 itself. Server saga E2E: `sagaflow_saga_duration_seconds` of "
+              "or thread, the network stack, and k6 itself; the services' wait for a handler "
+              "(`sagaflow_http_handler_queue_seconds`, ADR 0105: a Tomcat handler's slot, then a carrier thread "
+              "for its virtual thread) is one part of it. Server saga E2E: `sagaflow_saga_duration_seconds` of "
               "every saga that ended in the window (the client polls only a share).\n")
     for v in variants:
         if len(variants) > 1:
@@ -826,6 +828,8 @@ def write(session, final: bool) -> None:
                     [("saga E2E", "saga", "saga")]
             if any(r.server.get("gateway_p95") is not None for r in runs):
                 items.insert(1, ("all HTTP at the gateway", "http", "gateway"))
+            # Before the server's clock starts: a connection with a request to read, until its handler runs.
+            items.insert(1, ("waiting for a handler (not in the server's latency)", "-", "handler_queue"))
             for title, ckey, skey in items:
                 c = [mean_of(runs, f"{ckey}_{q}", "client") for q in ("p50", "p95", "p99")]
                 s = [mean_of(runs, f"{skey}_{q}", "server") for q in ("p50", "p95", "p99")]

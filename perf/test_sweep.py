@@ -213,6 +213,20 @@ class ClientMetricsTest(unittest.TestCase):
         self.assertEqual(server["http_count"], 20.0)
         self.assertEqual(server["poll_order_count"], 5.0)
 
+    def test_the_wait_for_a_handler_is_summed_over_the_services_and_is_no_latency_histogram(self):
+        def queue(fast, slow):
+            return (
+                f'sagaflow_http_handler_queue_seconds_bucket{{le="0.001"}} {fast}\n'
+                f'sagaflow_http_handler_queue_seconds_bucket{{le="0.1"}} {fast + slow}\n'
+                f'sagaflow_http_handler_queue_seconds_bucket{{le="+Inf"}} {fast + slow}\n'
+            )
+        server = sweep.server_metrics({"order-service-0": queue(0, 0), "account-service-0": queue(0, 0)},
+                                      {"order-service-0": queue(90, 0), "account-service-0": queue(0, 10)}, 10.0)
+        self.assertEqual(server["handler_queue_count"], 100.0)
+        self.assertLessEqual(server["handler_queue_p50"], 1.0)
+        self.assertGreater(server["handler_queue_p95"], 1.0)
+        self.assertFalse(server["histograms"])
+
 
 class SagaPathTest(unittest.TestCase):
     @staticmethod
