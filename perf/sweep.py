@@ -882,6 +882,16 @@ def k6_version(k6: Path) -> str:
     return subprocess.run([str(k6), "version"], capture_output=True, text=True).stdout.strip()
 
 
+def autogroup_nice(path: Path = Path("/proc/self/autogroup")) -> int | None:
+    """The nice value of this process's scheduler autogroup ('/autogroup-4269 nice 0'), which everything the sweep
+    starts in its own session inherits (ADR 0108); None where the kernel has no autogroups."""
+    try:
+        m = re.search(r"nice\s+(-?\d+)", path.read_text())
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
+
+
 def seconds(duration: str) -> float:
     if re.fullmatch(r"\d+(\.\d+)?", duration):
         return float(duration)
@@ -1783,6 +1793,11 @@ def main(argv: list[str]) -> int:
     session = Session(args, out, variants, k6)
     session.command = "perf/sweep " + " ".join(shlex.quote(a) for a in argv)
     session.k6_version = k6_version(k6)
+    session.autogroup_nice = {"start": autogroup_nice()}
+    if session.autogroup_nice["start"] not in (None, 0):
+        log(f"warning: this session's scheduler autogroup is at nice {session.autogroup_nice['start']}: a stack and k6 "
+            "started in it run weighted against PostgreSQL's backends, and their latencies are not comparable with a "
+            "sweep's at nice 0 (ADR 0108); 'echo 0 > /proc/self/autogroup' in the shell resets it")
     session.calibration["before"] = calibration(out)
     interrupted = False
     try:
@@ -1792,6 +1807,7 @@ def main(argv: list[str]) -> int:
         log("interrupted: stopping k6 and writing what was measured")
     finally:
         session.close()
+        session.autogroup_nice["end"] = autogroup_nice()
         if session.runs and not interrupted:
             session.calibration["after"] = calibration(out)
         if session.runs:

@@ -477,6 +477,14 @@ def environment_lines(session) -> list[str]:
         f"{platform.system()} {platform.release()}; load average at the end {load[0]:.2f} / {load[1]:.2f} / "
         f"{load[2]:.2f}",
     ]
+    nice = getattr(session, "autogroup_nice", {})
+    if nice.get("start") is not None:
+        line = (f"- The sweep's scheduler autogroup (ADR 0108; the stack and k6 are in it unless run apart): nice "
+                f"{nice['start']} at the start, {nice.get('end', '?')} at the end")
+        if any(v not in (None, 0) for v in nice.values()):
+            line += (" — **not 0: the stack and k6 ran weighted against PostgreSQL's backends, so these latencies are "
+                     "not comparable with a sweep's at nice 0**")
+        lines.append(line)
     measured = getattr(session, "calibration", {})
     for when, title in (("before", "before the runs"), ("after", "after them")):
         said = calibrate.describe(measured.get(when))

@@ -397,6 +397,13 @@ class ArgumentsTest(unittest.TestCase):
         args = sweep.parse_args(["--duration", "2m", "--stack-warmup", "auto:8m"])
         self.assertEqual((args.duration, args.stack_warmup), ("2m", "auto:8m"))
 
+    def test_the_autogroups_nice_is_read_from_proc(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "autogroup"
+            path.write_text("/autogroup-4269 nice -10\n")
+            self.assertEqual(sweep.autogroup_nice(path), -10)
+            self.assertIsNone(sweep.autogroup_nice(Path(d) / "missing"))
+
     def test_variant_specs(self):
         v = sweep.parse_variant("par8;spring=--sagaflow.order.saga.parallelism=8;replicas=order=2,payment=2", 1)
         self.assertEqual(v.name, "par8")
